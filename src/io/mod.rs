@@ -1,0 +1,13 @@
+//! The JSON contract of `shared/spec/shot-file.md`: reading shot files into library types
+//! (checked up front), writing outcome files, and the `params` block of defaults.
+//!
+//! The library never prints; the CLI (`src/bin/crokinole.rs`) reads, calls
+//! [`parse_shot_file`], runs the shots and calls [`write_outcomes`].
+
+mod json_path;
+mod outcome_file;
+mod pretty;
+mod shot_file;
+
+pub use outcome_file::{outcomes_to_string, state_name, write_outcomes};
+pub use shot_file::{ShotEntry, params_json, parse_shot_file};

@@ -1,0 +1,166 @@
+//! The outcome file (`shared/spec/shot-file.md`): `{"outcomes": [...]}`, one outcome per
+//! shot, floats in `serde_json`'s shortest round-trip form so the bytes depend only on the
+//! outcomes.
+
+use crate::disc::{Disc, DiscState};
+use crate::shot::Outcome;
+use crate::step::event::{Event, EventKind};
+use serde::Serialize;
+use serde::ser::{SerializeStruct, Serializer};
+use std::io::Write;
+
+/// The name of a disc state in the outcome file: `board` (at rest or, if cut off, still
+/// moving), `hole` or `ditch`.
+pub fn state_name(state: DiscState) -> &'static str {
+    match state {
+        DiscState::Rest | DiscState::Moving => "board",
+        DiscState::Hole => "hole",
+        DiscState::Ditch => "ditch",
+    }
+}
+
+/// `{"team", "pos", "state"}`.
+struct DiscJson<'a>(&'a Disc);
+
+impl Serialize for DiscJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let d = self.0;
+        let mut m = s.serialize_struct("Disc", 3)?;
+        m.serialize_field("team", &d.team)?;
+        m.serialize_field("pos", &d.pos.to_array())?;
+        m.serialize_field("state", state_name(d.state))?;
+        m.end()
+    }
+}
+
+/// `{"t", "kind", "a"[, "b" | "peg"]}`.
+struct EventJson<'a>(&'a Event);
+
+impl Serialize for EventJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let e = self.0;
+        let (kind, a, other) = match e.kind {
+            EventKind::Disc { a, b } => ("disc", a, Some(("b", b))),
+            EventKind::Peg { a, peg } => ("peg", a, Some(("peg", peg))),
+            EventKind::Hole { a } => ("hole", a, None),
+            EventKind::Ditch { a } => ("ditch", a, None),
+        };
+        let mut m = s.serialize_struct("Event", 3 + usize::from(other.is_some()))?;
+        m.serialize_field("t", &e.t)?;
+        m.serialize_field("kind", kind)?;
+        m.serialize_field("a", &a)?;
+        if let Some((key, value)) = other {
+            m.serialize_field(key, &value)?;
+        }
+        m.end()
+    }
+}
+
+/// `{"discs", "events", "steps", "time"[, "cut_off": true]}`.
+struct OutcomeJson<'a>(&'a Outcome);
+
+impl Serialize for OutcomeJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let o = self.0;
+        let mut m = s.serialize_struct("Outcome", 4 + usize::from(o.cut_off))?;
+        m.serialize_field("discs", &Seq(&o.discs, DiscJson))?;
+        m.serialize_field("events", &Seq(&o.events, EventJson))?;
+        m.serialize_field("steps", &o.steps)?;
+        m.serialize_field("time", &o.time)?;
+        if o.cut_off {
+            m.serialize_field("cut_off", &true)?;
+        }
+        m.end()
+    }
+}
+
+/// A slice serialized through a wrapper, without copying it.
+struct Seq<'a, T, W>(&'a [T], fn(&'a T) -> W);
+
+impl<T, W: Serialize> Serialize for Seq<'_, T, W> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(self.1))
+    }
+}
+
+/// `{"outcomes": [...]}`.
+struct OutcomeFileJson<'a>(&'a [Outcome]);
+
+impl Serialize for OutcomeFileJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_struct("OutcomeFile", 1)?;
+        m.serialize_field("outcomes", &Seq(self.0, OutcomeJson))?;
+        m.end()
+    }
+}
+
+/// Writes the outcome file of `outcomes` (in shot order) to `w` as compact JSON followed
+/// by a newline. Wrap `w` in a `BufWriter`: this makes many small writes.
+pub fn write_outcomes<W: Write>(mut w: W, outcomes: &[Outcome]) -> std::io::Result<()> {
+    serde_json::to_writer(&mut w, &OutcomeFileJson(outcomes))?;
+    w.write_all(b"\n")
+}
+
+/// The outcome file of `outcomes` as a string (compact JSON, with a trailing newline).
+pub fn outcomes_to_string(outcomes: &[Outcome]) -> String {
+    let mut out = Vec::new();
+    write_outcomes(&mut out, outcomes).expect("writing to memory cannot fail");
+    String::from_utf8(out).expect("serde_json writes UTF-8")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::DVec2;
+
+    #[test]
+    fn outcomes_print_as_the_spec_says() {
+        let mut rest = Disc::at_rest(1, DVec2::new(0.5, -0.25), 0.01, 0.005);
+        let mut gone = rest;
+        gone.state = DiscState::Hole;
+        rest.team = 0;
+        let o = Outcome {
+            discs: vec![rest, gone],
+            events: vec![
+                Event {
+                    t: 0.25,
+                    kind: EventKind::Disc { a: 0, b: 1 },
+                },
+                Event {
+                    t: 0.5,
+                    kind: EventKind::Peg { a: 1, peg: 3 },
+                },
+                Event {
+                    t: 0.75,
+                    kind: EventKind::Hole { a: 1 },
+                },
+                Event {
+                    t: 1.0,
+                    kind: EventKind::Ditch { a: 0 },
+                },
+            ],
+            steps: 7,
+            time: 0.1,
+            cut_off: false,
+        };
+        let cut = Outcome {
+            discs: vec![],
+            events: vec![],
+            steps: 1,
+            time: 20.0,
+            cut_off: true,
+        };
+        assert_eq!(
+            outcomes_to_string(&[o, cut]),
+            concat!(
+                r#"{"outcomes":[{"discs":[{"team":0,"pos":[0.5,-0.25],"state":"board"},"#,
+                r#"{"team":1,"pos":[0.5,-0.25],"state":"hole"}],"events":["#,
+                r#"{"t":0.25,"kind":"disc","a":0,"b":1},{"t":0.5,"kind":"peg","a":1,"peg":3},"#,
+                r#"{"t":0.75,"kind":"hole","a":1},{"t":1.0,"kind":"ditch","a":0}],"#,
+                r#""steps":7,"time":0.1},"#,
+                r#"{"discs":[],"events":[],"steps":1,"time":20.0,"cut_off":true}]}"#,
+                "\n"
+            )
+        );
+    }
+}

@@ -1,0 +1,376 @@
+//! The shot file (`shared/spec/shot-file.md`): its serde types, the conversion to the
+//! library's [`Board`], [`Physics`] and [`Shot`], the up-front validation of every shot,
+//! and the `params` block (the defaults in shot-file form).
+
+use crate::board::Board;
+use crate::error::InputError;
+use crate::io::json_path::json_error;
+use crate::params::Physics;
+use crate::shot::{Flick, Placed, Shot};
+use crate::validate::{check_board, check_physics};
+use glam::DVec2;
+use serde::de::Visitor;
+use serde::{Deserialize, Deserializer, Serialize};
+
+/// One shot of a shot file: the physics input plus the seat and player count, which the
+/// physics ignores and a rules layer reads.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShotEntry {
+    /// Discs at rest and the flicked disc.
+    pub shot: Shot,
+    /// Seat of the shooter, 0-3 (`seat`), if given.
+    pub seat: Option<u8>,
+    /// Players at the table, 2 or 4 (`players`, default 2).
+    pub players: u8,
+}
+
+/// An optional key that, when present, must hold a value: `null` is refused (a producer
+/// that writes NaN as `null` must not get a default instead).
+fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
+    T::deserialize(d).map(Some)
+}
+
+/// A struct read only from a JSON object: serde's derive would also take an array of the
+/// field values in order, which the contract does not allow.
+struct Obj<T>(T);
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Obj<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        T::deserialize(MapOnly(d)).map(Obj)
+    }
+}
+
+/// A deserializer that asks its inner one for a map whatever it is asked for.
+struct MapOnly<D>(D);
+
+impl<'de, D: Deserializer<'de>> Deserializer<'de> for MapOnly<D> {
+    type Error = D::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+        self.0.deserialize_map(visitor)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
+        identifier ignored_any
+    }
+}
+
+/// The whole file. `description` is accepted (the shared benchmark files carry one) and
+/// ignored.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, expecting = "a shot file object")]
+struct ShotFileJson {
+    #[serde(default, deserialize_with = "present")]
+    #[allow(dead_code)]
+    description: Option<String>,
+    #[serde(default, deserialize_with = "present")]
+    board: Option<Obj<BoardJson>>,
+    #[serde(default, deserialize_with = "present")]
+    physics: Option<Obj<PhysicsJson>>,
+    shots: Vec<Obj<ShotJson>>,
+}
+
+/// Generates a block type whose keys are all optional (missing = default) and a
+/// conversion from and to the library type.
+macro_rules! block {
+    ($(#[$meta:meta])* $name:ident for $lib:ident { $($key:ident : $ty:ty),* $(,)? }
+     special { $($skey:ident : $sty:ty => |$sv:ident| $to:expr, |$sl:ident| $from:expr);* $(;)? }) => {
+        #[derive(Default, Deserialize, Serialize)]
+        #[serde(deny_unknown_fields)]
+        $(#[$meta])*
+        struct $name {
+            $(
+                #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+                $key: Option<$ty>,
+            )*
+            $(
+                #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+                $skey: Option<$sty>,
+            )*
+        }
+
+        impl $name {
+            /// `base` with every key present in the block overridden.
+            fn apply(self, mut base: $lib) -> $lib {
+                $( if let Some(v) = self.$key { base.$key = v; } )*
+                $( if let Some($sv) = self.$skey { base.$skey = $to; } )*
+                base
+            }
+
+            /// Every key of `lib`, present.
+            fn full(lib: &$lib) -> $name {
+                $name {
+                    $( $key: Some(lib.$key), )*
+                    $( $skey: Some({ let $sl = &lib.$skey; $from }), )*
+                }
+            }
+        }
+    };
+}
+
+block! {
+    /// The `board` block.
+    #[serde(expecting = "a board object")]
+    BoardJson for Board {
+        surface_radius: f64,
+        shooting_line_radius: f64,
+        ten_line_radius: f64,
+        fifteen_line_radius: f64,
+        hole_radius: f64,
+        line_width: f64,
+        peg_radius: f64,
+    }
+    special {
+        pegs: Vec<[f64; 2]> => |v| v.into_iter().map(DVec2::from).collect(),
+            |l| l.iter().map(DVec2::to_array).collect();
+    }
+}
+
+block! {
+    /// The `physics` block: the keys of the spec, then the engine's own keys.
+    #[serde(expecting = "a physics object")]
+    PhysicsJson for Physics {
+        disc_radius: f64,
+        disc_mass: f64,
+        board_friction: f64,
+        disc_restitution: f64,
+        disc_friction: f64,
+        peg_restitution: f64,
+        peg_friction: f64,
+        gravity: f64,
+        dt: f64,
+        max_time: f64,
+        hole_fall_depth: f64,
+        max_speed: f64,
+        max_events_per_step: u32,
+    }
+    special {}
+}
+
+/// A disc at rest.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, expecting = "a disc object {team, pos}")]
+struct DiscJson {
+    team: u8,
+    pos: [f64; 2],
+}
+
+/// The flicked disc.
+#[derive(Deserialize)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a shooter object {team, pos, vel, spin}"
+)]
+struct ShooterJson {
+    team: u8,
+    pos: [f64; 2],
+    vel: [f64; 2],
+    #[serde(default, deserialize_with = "present")]
+    spin: Option<f64>,
+}
+
+/// One shot.
+#[derive(Deserialize)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a shot object {discs, shooter, seat, players}"
+)]
+struct ShotJson {
+    discs: Vec<Obj<DiscJson>>,
+    shooter: Obj<ShooterJson>,
+    #[serde(default, deserialize_with = "present")]
+    seat: Option<u8>,
+    #[serde(default, deserialize_with = "present")]
+    players: Option<u8>,
+}
+
+impl ShotJson {
+    /// The entry, with `seat` and `players` checked (fields relative to the shot).
+    fn into_entry(self) -> Result<ShotEntry, InputError> {
+        if let Some(seat) = self.seat
+            && seat > 3
+        {
+            return Err(InputError::new(
+                "seat",
+                format!("must be 0, 1, 2 or 3, got {seat}"),
+            ));
+        }
+        let players = self.players.unwrap_or(2);
+        if players != 2 && players != 4 {
+            return Err(InputError::new(
+                "players",
+                format!("must be 2 or 4, got {players}"),
+            ));
+        }
+        let s = self.shooter.0;
+        let shot = Shot {
+            discs: self
+                .discs
+                .into_iter()
+                .map(|Obj(d)| Placed {
+                    team: d.team,
+                    pos: DVec2::from(d.pos),
+                })
+                .collect(),
+            shooter: Flick {
+                team: s.team,
+                pos: DVec2::from(s.pos),
+                vel: DVec2::from(s.vel),
+                spin: s.spin.unwrap_or(0.0),
+            },
+        };
+        Ok(ShotEntry {
+            shot,
+            seat: self.seat,
+            players,
+        })
+    }
+}
+
+/// Parses and checks a whole shot file: the JSON itself (malformed JSON, unknown keys,
+/// wrong types, `null`, numbers that overflow), the board and physics blocks, and every
+/// shot (seat, players, teams, placement, speeds), so that nothing runs if anything is
+/// wrong. Missing `board`/`physics` keys take the defaults of [`Board::tournament`] and
+/// [`Physics::default`]; a top-level `description` string is accepted and ignored.
+///
+/// Errors name the field as in the file (`physics.dt`, `shots[3].discs[1].pos`) and, for
+/// a shot's error, its index; JSON errors also give the line and column.
+pub fn parse_shot_file(text: &str) -> Result<(Board, Physics, Vec<ShotEntry>), InputError> {
+    let Obj(file): Obj<ShotFileJson> =
+        serde_json::from_str(text).map_err(|e| json_error(text, &e))?;
+    let board = file.board.map(|b| b.0).unwrap_or_default();
+    let board = board.apply(Board::tournament());
+    check_board(&board)?;
+    let physics = file.physics.map(|p| p.0).unwrap_or_default();
+    let physics = physics.apply(Physics::default());
+    check_physics(&physics)?;
+    let entries = file
+        .shots
+        .into_iter()
+        .enumerate()
+        .map(|(k, s)| {
+            let entry = s.0.into_entry().map_err(|e| e.in_shot(k))?;
+            entry
+                .shot
+                .world(&board, &physics)
+                .map_err(|e| e.in_shot(k))?;
+            Ok(entry)
+        })
+        .collect::<Result<Vec<_>, InputError>>()?;
+    Ok((board, physics, entries))
+}
+
+/// The `board` and `physics` blocks with every key, pretty-printed in shot-file form
+/// (`{"board": {...}, "physics": {...}}`, one peg a line, no trailing newline). Adding `"shots": [...]`
+/// makes it a shot file that reproduces `board` and `physics` exactly.
+pub fn params_json(board: &Board, physics: &Physics) -> String {
+    #[derive(Serialize)]
+    struct Params {
+        board: BoardJson,
+        physics: PhysicsJson,
+    }
+    let params = Params {
+        board: BoardJson::full(board),
+        physics: PhysicsJson::full(physics),
+    };
+    crate::io::pretty::to_string(&params)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(text: &str) -> InputError {
+        parse_shot_file(text).unwrap_err()
+    }
+
+    const SHOOTER: &str = r#""shooter": {"team": 0, "pos": [0, -0.3048], "vel": [0, 0.9]}"#;
+
+    #[test]
+    fn an_empty_file_takes_the_defaults() {
+        let (b, p, s) = parse_shot_file(r#"{"shots": []}"#).unwrap();
+        assert_eq!(
+            (b, p, s.len()),
+            (Board::tournament(), Physics::default(), 0)
+        );
+    }
+
+    #[test]
+    fn params_round_trip() {
+        let mut board = Board::tournament();
+        board.pegs.truncate(3);
+        let physics = Physics {
+            dt: 0.000_5,
+            ..Physics::default()
+        };
+        let text = params_json(&board, &physics);
+        let text = format!("{{\"shots\": [], {}", &text.trim_start()[1..]);
+        let (b, p, _) = parse_shot_file(&text).unwrap();
+        assert_eq!((b, p), (board, physics));
+    }
+
+    #[test]
+    fn missing_keys_take_the_defaults_and_present_ones_override() {
+        let text = format!(
+            r#"{{"description": "x", "board": {{"pegs": []}}, "physics": {{"dt": 0.002}},
+               "shots": [{{"discs": [{{"team": 1, "pos": [0.1, 0.0]}}], {SHOOTER}, "seat": 3, "players": 4}}]}}"#
+        );
+        let (b, p, s) = parse_shot_file(&text).unwrap();
+        assert!(b.pegs.is_empty());
+        assert_eq!(b.surface_radius, Board::tournament().surface_radius);
+        assert_eq!(p.dt, 0.002);
+        assert_eq!(p.gravity, Physics::default().gravity);
+        assert_eq!((s[0].seat, s[0].players), (Some(3), 4));
+        assert_eq!(s[0].shot.shooter.spin, 0.0);
+        assert_eq!(s[0].shot.discs[0].pos, DVec2::new(0.1, 0.0));
+    }
+
+    #[test]
+    fn json_errors_name_the_field_and_the_position() {
+        let e = err(&format!(
+            "{{\"shots\": [{{\"discs\": [],\n {SHOOTER}}}, {{\"discs\": [{{\"team\": 0, \"pos\": [0.1, 1e999]}}], {SHOOTER}}}]}}"
+        ));
+        assert_eq!(e.shot, Some(1));
+        assert_eq!(e.field, "shots[1].discs[0].pos[1]");
+        assert!(e.problem.contains("out of range at line 2"), "{e}");
+
+        let e = err(&format!(
+            r#"{{"shots": [{{"discs": [], {SHOOTER}, "sat": 1}}]}}"#
+        ));
+        assert_eq!(e.field, "shots[0].sat");
+        assert!(e.problem.contains("unknown field `sat`"), "{e}");
+
+        let e = err(r#"{"shots": [{"discs": []}]}"#);
+        assert_eq!((e.shot, e.field.as_str()), (Some(0), "shots[0]"));
+        assert!(e.problem.contains("missing field `shooter`"), "{e}");
+
+        let e = err(r#"{"physics": {"dt": null}, "shots": []}"#);
+        assert_eq!(e.field, "physics.dt");
+
+        let e = err(r#"{"board": {"pegs": [[0, 1], [0, 1, 2]]}, "shots": []}"#);
+        assert_eq!(e.field, "board.pegs[1][2]", "{e}");
+        assert!(e.problem.contains("trailing"), "{e}");
+
+        let e = err(r#"{"shots": [}"#);
+        assert!(e.problem.contains("line 1 column"), "{e}");
+        let e = err("");
+        assert_eq!(e.field, "file");
+    }
+
+    #[test]
+    fn shot_errors_carry_the_shot_index() {
+        let text = format!(
+            r#"{{"shots": [{{"discs": [], {SHOOTER}}}, {{"discs": [], {SHOOTER}, "seat": 4}}]}}"#
+        );
+        let e = err(&text);
+        assert_eq!((e.shot, e.field.as_str()), (Some(1), "shots[1].seat"));
+        let text = format!(
+            r#"{{"shots": [{{"discs": [{{"team": 1, "pos": [0.1, 0]}}, {{"team": 1, "pos": [0.11, 0]}}], {SHOOTER}}}]}}"#
+        );
+        let e = err(&text);
+        assert_eq!(e.field, "shots[0].discs[1].pos");
+        assert!(e.problem.contains("overlaps disc 0"), "{e}");
+    }
+}

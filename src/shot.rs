@@ -1,0 +1,113 @@
+//! A shot: discs at rest plus one flicked disc, run to rest. The unit of work of the CLI
+//! and the batch API.
+
+use crate::board::Board;
+use crate::disc::{Disc, DiscId};
+use crate::error::InputError;
+use crate::params::Physics;
+use crate::step::event::Event;
+use crate::world::World;
+use glam::DVec2;
+
+/// A disc at rest on the board before the shot.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Placed {
+    /// Team of the disc.
+    pub team: u8,
+    /// Centre, m.
+    pub pos: DVec2,
+}
+
+/// The shooter's disc: where it starts and how it was flicked.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Flick {
+    /// Team of the shooter.
+    pub team: u8,
+    /// Centre at the start, m.
+    pub pos: DVec2,
+    /// Velocity at the start, m/s.
+    pub vel: DVec2,
+    /// Spin at the start, rad/s, counter-clockwise positive.
+    pub spin: f64,
+}
+
+/// One shot: the discs at rest get ids `0..n` in order, the shooter id `n`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shot {
+    /// Discs at rest.
+    pub discs: Vec<Placed>,
+    /// The flicked disc.
+    pub shooter: Flick,
+}
+
+/// What a shot did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    /// Every disc in id order: at rest (or where it was, if cut off), in the hole, or in
+    /// the ditch (with the position where it left the surface).
+    pub discs: Vec<Disc>,
+    /// Contacts and departures in time order.
+    pub events: Vec<Event>,
+    /// Fixed steps taken.
+    pub steps: u64,
+    /// Seconds until every disc was at rest (exact, not rounded to the step), or the clock
+    /// at the cut-off.
+    pub time: f64,
+    /// Whether `max_time` stopped the shot with discs still moving.
+    pub cut_off: bool,
+}
+
+impl Shot {
+    /// Id of the shooter's disc.
+    pub fn shooter_id(&self) -> DiscId {
+        self.discs.len()
+    }
+
+    /// A world holding this shot's discs, checked (errors name `discs[k]` or `shooter`).
+    pub fn world(&self, board: &Board, physics: &Physics) -> Result<World, InputError> {
+        let mut world = World::new(board.clone(), physics.clone())?;
+        let (r, m) = (physics.disc_radius, physics.disc_mass);
+        for (k, d) in self.discs.iter().enumerate() {
+            check_team(&format!("discs[{k}].team"), d.team)?;
+            world.add_disc_named(Disc::at_rest(d.team, d.pos, r, m), &format!("discs[{k}]"))?;
+        }
+        let s = &self.shooter;
+        check_team("shooter.team", s.team)?;
+        let disc = Disc::at_rest(s.team, s.pos, r, m).flicked(s.vel, s.spin);
+        world.add_disc_named(disc, "shooter")?;
+        Ok(world)
+    }
+}
+
+fn check_team(field: &str, team: u8) -> Result<(), InputError> {
+    if team <= 1 {
+        Ok(())
+    } else {
+        Err(InputError::new(
+            field,
+            format!("must be 0 or 1, got {team}"),
+        ))
+    }
+}
+
+/// Runs a world to rest (or `max_time`) and reports it.
+pub fn outcome_of(mut world: World) -> Outcome {
+    let rested = world.run();
+    Outcome {
+        time: if rested {
+            world.settle_time()
+        } else {
+            world.time()
+        },
+        steps: world.steps(),
+        cut_off: !rested,
+        events: world.events().to_vec(),
+        discs: world.discs().to_vec(),
+    }
+}
+
+/// Runs one shot to rest. Errors name the field (`discs[2].pos`, `shooter.vel`, ...); the
+/// batch and the CLI add the shot's index.
+pub fn run_shot(board: &Board, physics: &Physics, shot: &Shot) -> Result<Outcome, InputError> {
+    Ok(outcome_of(shot.world(board, physics)?))
+}

@@ -1,0 +1,130 @@
+//! Free motion on the board: Coulomb sliding in closed form, and coupled sliding and
+//! spinning after Farkas, Bartels, Unger & Wolf, Phys. Rev. Lett. 90, 248302 (2003).
+//!
+//! Friction stays antiparallel to the velocity, so a flat disc's path is straight. Over a
+//! sub-interval the sliding deceleration `a = mu g F` and the angular deceleration
+//! `alpha = mu m g R T / I` are held constant, which makes the motion closed-form:
+//!
+//! ```text
+//! p(t) = p0 + v0_hat (v0 t - a t^2 / 2),  v(t) = v0 - a t   until t_v = v0 / a
+//! w(t) = w0 - sign(w0) alpha t                                until t_w = |w0| / alpha
+//! ```
+//!
+//! - Pure sliding (w = 0): F = 1, T = 0, so `a = mu g` exactly: stop time `v0 / (mu g)` and
+//!   distance `v0^2 / (2 mu g)` whatever the step.
+//! - Pure spinning (v = 0): F = 0, T = 2/3, so `alpha = (4/3) mu g / R` for a uniform disc:
+//!   stop time `3 R w0 / (4 mu g)` whatever the step.
+//! - Both: F and T depend on `eps = v / (R w)` (`farkas.rs`). They are evaluated at the
+//!   midpoint of the interval, predicted with the start values (second order in the step).
+//!   When the slide stops inside an interval, the spin stops with it: Farkas et al. show
+//!   both stop at the same instant, with `eps -> 0.653`.
+
+use crate::disc::Disc;
+use crate::params::Physics;
+use crate::step::farkas::friction_factors;
+use crate::world::Motion;
+use glam::DVec2;
+
+/// Re-reads speed and direction from `disc.vel` after an impulse changed it.
+pub(crate) fn sync(disc: &Disc, m: &mut Motion) {
+    m.speed = disc.vel.length();
+    m.dir = if m.speed > 0.0 {
+        disc.vel / m.speed
+    } else {
+        DVec2::ZERO
+    };
+}
+
+/// Sets the decelerations of a moving disc for an interval of length `window`.
+#[inline]
+pub(crate) fn set_decel(disc: &Disc, m: &mut Motion, physics: &Physics, window: f64) {
+    let mu_g = physics.board_friction * physics.gravity;
+    let v = m.speed;
+    let u = disc.radius * disc.spin.abs();
+    if u == 0.0 {
+        m.decel = if v > 0.0 { mu_g } else { 0.0 };
+        m.spin_decel = 0.0;
+        return;
+    }
+    // alpha per unit torque factor: mu m g R / I (= 2 mu g / R for a uniform disc).
+    let spin_scale = mu_g * disc.mass * disc.radius / disc.inertia();
+    let (f0, t0) = friction_factors(v, u);
+    let (a0, al0) = (mu_g * f0, spin_scale * t0);
+    // Midpoint predictor; if either part would stop in the first half, keep the start values.
+    let v_mid = v - 0.5 * window * a0;
+    let w_mid = disc.spin.abs() - 0.5 * window * al0;
+    let (f, t) = if v > 0.0 && v_mid > 0.0 && w_mid > 0.0 {
+        friction_factors(v_mid, disc.radius * w_mid)
+    } else {
+        (f0, t0)
+    };
+    m.decel = mu_g * f;
+    m.spin_decel = spin_scale * t;
+}
+
+/// Time until the slide stops (`f64::INFINITY` if it never does, 0 if not sliding).
+#[inline]
+pub(crate) fn slide_stop_time(speed: f64, m: &Motion) -> f64 {
+    if speed == 0.0 {
+        0.0
+    } else if m.decel > 0.0 {
+        speed / m.decel
+    } else {
+        f64::INFINITY
+    }
+}
+
+/// Time until the spin stops (`f64::INFINITY` if it never does, 0 if not spinning).
+#[inline]
+pub(crate) fn spin_stop_time(spin: f64, m: &Motion) -> f64 {
+    if spin == 0.0 {
+        0.0
+    } else if m.spin_decel > 0.0 {
+        spin.abs() / m.spin_decel
+    } else {
+        f64::INFINITY
+    }
+}
+
+/// Distance a disc slides in `tau` (or until it stops, if sooner).
+#[inline]
+pub(crate) fn slide_distance(speed: f64, m: &Motion, tau: f64) -> f64 {
+    if tau >= slide_stop_time(speed, m) {
+        0.5 * speed * slide_stop_time(speed, m)
+    } else {
+        tau * (speed - 0.5 * m.decel * tau)
+    }
+}
+
+/// Advances a moving disc by `tau` in closed form and uses up its clearance.
+#[inline]
+pub(crate) fn advance(disc: &mut Disc, m: &mut Motion, tau: f64) {
+    let v = m.speed;
+    if v > 0.0 {
+        let t_v = slide_stop_time(v, m);
+        if tau >= t_v {
+            // Stops inside the interval: exactly d = v^2 / (2 a), no overshoot.
+            let s = 0.5 * v * t_v;
+            disc.pos += m.dir * s;
+            disc.vel = DVec2::ZERO;
+            m.speed = 0.0;
+            m.clear -= s;
+        } else {
+            let s = tau * (v - 0.5 * m.decel * tau);
+            disc.pos += m.dir * s;
+            m.speed = v - m.decel * tau;
+            disc.vel = m.dir * m.speed;
+            m.clear -= s;
+        }
+    }
+    if disc.spin != 0.0 {
+        let dw = m.spin_decel * tau;
+        if dw >= disc.spin.abs() {
+            disc.spin = 0.0;
+        } else if disc.spin > 0.0 {
+            disc.spin -= dw;
+        } else {
+            disc.spin += dw;
+        }
+    }
+}

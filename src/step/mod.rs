@@ -1,0 +1,495 @@
+//! `World::step`: one fixed step with exact in-step events.
+//!
+//! Stages, in order:
+//! 1. **Nothing moves?** Then the step is only the clock.
+//! 2. **Friction**: each moving disc's sliding and spin deceleration for the step
+//!    (`friction.rs`).
+//! 3. **Quiet step?** If nothing can happen within the step, every disc advances by the
+//!    step in closed form, and that is all.
+//! 4. **Events**: find the earliest event in what is left of the step (a stop, an impact
+//!    with a disc or a peg, the centre crossing the hole's edge, the hole's capture timer,
+//!    the centre crossing the surface's edge), advance every moving disc to it in closed
+//!    form, resolve it (`response.rs`, `hole.rs`), and repeat until the step is used up.
+//!    Ties are broken by the total order of [`Ev`] (time, kind, ids).
+//! 5. **Separate pressed contacts**: overlaps that discs pushing each other left inside the
+//!    step (see ARCHITECTURE.md, "Pressed contacts") are pushed apart along the line of
+//!    centres, so no state between steps has bodies sunk into each other.
+//! 6. **Clock**: `steps += 1`.
+//!
+//! A disc far from everything costs one closed-form advance per step: its clearance
+//! (distance to the nearest peg, resting disc, hole edge or surface edge) is consumed by
+//! travel, and only when it runs short are those bodies looked at.
+
+pub mod event;
+pub mod farkas;
+pub(crate) mod friction;
+pub(crate) mod hole;
+pub mod response;
+pub mod toi;
+
+use crate::disc::{DiscId, DiscState};
+use crate::step::event::{Event, EventKind};
+use crate::step::friction::{
+    advance, set_decel, slide_distance, slide_stop_time, spin_stop_time, sync,
+};
+use crate::world::World;
+use glam::DVec2;
+
+/// Gap within which two bodies count as touching, m. Far below any physical length and
+/// far above the rounding of positions on a 0.66 m board (~1e-16 m).
+pub const CONTACT_SKIN: f64 = 1e-10;
+
+/// Approach speed below which touching bodies count as not approaching, m/s: rounding.
+pub const APPROACH_EPS: f64 = 1e-12;
+
+/// An event the step handles. The derived order (variant, then ids) breaks time ties.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Ev {
+    /// Impact between moving or resting discs `a < b`.
+    Disc(DiscId, DiscId),
+    /// Impact of disc `a` on peg `k`.
+    Peg(DiscId, usize),
+    /// Disc `a` has been over the hole long enough to drop in.
+    HoleFall(DiscId),
+    /// Disc `a`'s centre leaves the hole.
+    HoleExit(DiscId),
+    /// Disc `a`'s centre moves over the hole.
+    HoleEnter(DiscId),
+    /// Disc `a`'s centre passes the surface's edge.
+    Ditch(DiscId),
+    /// Disc `a` stops spinning but still slides.
+    SpinEnd(DiscId),
+    /// Disc `a` comes to rest.
+    Stop(DiscId),
+}
+
+/// The earliest event found so far: time offset from now, the event, and whether the
+/// bodies were already touching (an immediate impact, possibly a pressed contact).
+#[derive(Clone, Copy, Debug)]
+struct Next {
+    t: f64,
+    ev: Ev,
+    touching: bool,
+}
+
+/// Keeps the earliest candidate under the total order (time, kind, ids).
+#[inline]
+fn offer(best: &mut Option<Next>, bound: &mut f64, t: f64, ev: Ev, touching: bool) {
+    let better = match best {
+        None => t <= *bound,
+        Some(b) => t < b.t || (t == b.t && ev < b.ev),
+    };
+    if better {
+        *best = Some(Next { t, ev, touching });
+        *bound = t;
+    }
+}
+
+impl World {
+    /// Advances the world by one fixed step of `physics.dt` (stages in the module doc).
+    pub fn step(&mut self) {
+        if self.moving.is_empty() {
+            self.steps += 1;
+            return;
+        }
+        let h = self.physics.dt;
+        let t0 = self.steps as f64 * h;
+        if self.quiet_step(h, t0) {
+            self.steps += 1;
+            return;
+        }
+        self.event_loop(h, t0);
+        self.separate_pressed();
+        self.steps += 1;
+    }
+
+    /// Stage 4 when something can happen in this step: events in time order.
+    #[inline(never)]
+    fn event_loop(&mut self, h: f64, t0: f64) {
+        self.active.clear();
+        self.active.extend_from_slice(&self.moving);
+        let mut t = 0.0;
+        let mut handled = 0u32;
+        while t < h && !self.moving.is_empty() {
+            let rem = h - t;
+            let Some(next) = self.next_event(rem, t0 + t) else {
+                self.advance_all(rem);
+                break;
+            };
+            self.advance_all(next.t);
+            t += next.t;
+            self.resolve(next, t0 + t, (h - t).max(0.0));
+            handled += 1;
+            if handled >= self.physics.max_events_per_step {
+                self.capped_steps += 1;
+                self.advance_all((h - t).max(0.0));
+                self.stop_stopped(t0 + h);
+                break;
+            }
+        }
+    }
+
+    /// Stages 2 and 3: sets every moving disc's decelerations for the
+    /// step; if no disc can stop, stop spinning, reach a fixed body, a hole or an edge, or
+    /// come near another moving disc within the step, advances them all by `h` and returns
+    /// `true`. A handful of multiplications per disc, no square root, no division: a step
+    /// in which nothing can happen costs next to nothing.
+    fn quiet_step(&mut self, h: f64, t0: f64) -> bool {
+        let mut quiet = true;
+        let fall_deadline = t0 + h - self.hole_fall_time();
+        self.reach.clear();
+        for k in 0..self.moving.len() {
+            let i = self.moving[k];
+            let (d, m) = (&self.discs[i], &mut self.motion[i]);
+            set_decel(d, m, &self.physics, h);
+            let v = m.speed;
+            let reach = h * (v - 0.5 * m.decel * h);
+            self.reach.push(reach);
+            quiet &= (v == 0.0 || m.decel * h < v)
+                && (d.spin == 0.0 || m.spin_decel * h < d.spin.abs())
+                && (v == 0.0 || m.clear > reach + CONTACT_SKIN)
+                && m.hole_enter.is_none_or(|enter| enter > fall_deadline);
+        }
+        if !quiet {
+            return false;
+        }
+        for ka in 0..self.moving.len() {
+            for kb in ka + 1..self.moving.len() {
+                let (a, b) = (&self.discs[self.moving[ka]], &self.discs[self.moving[kb]]);
+                let reach = a.radius + b.radius + self.reach[ka] + self.reach[kb] + CONTACT_SKIN;
+                if (b.pos - a.pos).length_squared() <= reach * reach {
+                    return false;
+                }
+            }
+        }
+        self.advance_all(h);
+        true
+    }
+
+    /// Advances every moving disc by `tau` in closed form.
+    fn advance_all(&mut self, tau: f64) {
+        if tau <= 0.0 {
+            return;
+        }
+        for &i in &self.moving {
+            advance(&mut self.discs[i], &mut self.motion[i], tau);
+        }
+    }
+
+    /// After a capped step: discs whose motion ran out are put to rest.
+    fn stop_stopped(&mut self, now: f64) {
+        let mut k = 0;
+        while k < self.moving.len() {
+            let i = self.moving[k];
+            if self.discs[i].vel == DVec2::ZERO && self.discs[i].spin == 0.0 {
+                self.stop(i, now);
+            } else {
+                k += 1;
+            }
+        }
+    }
+
+    /// The earliest event within `window` seconds from now (`now` absolute).
+    fn next_event(&mut self, window: f64, now: f64) -> Option<Next> {
+        let mut best: Option<Next> = None;
+        let mut bound = window;
+        self.reach.clear();
+        // Pass 1: each moving disc alone: stops, the hole timer, and fixed bodies.
+        for k in 0..self.moving.len() {
+            let i = self.moving[k];
+            let d = self.discs[i];
+            let m = self.motion[i];
+            let v = m.speed;
+            let t_v = slide_stop_time(v, &m);
+            let t_w = spin_stop_time(d.spin, &m);
+            if v == 0.0 {
+                offer(&mut best, &mut bound, t_w, Ev::Stop(i), false);
+            } else {
+                offer(&mut best, &mut bound, t_v, Ev::Stop(i), false);
+                if d.spin != 0.0 && t_w < t_v {
+                    offer(&mut best, &mut bound, t_w, Ev::SpinEnd(i), false);
+                }
+            }
+            if let Some(enter) = m.hole_enter {
+                let fall = (enter + self.hole_fall_time() - now).max(0.0);
+                offer(&mut best, &mut bound, fall, Ev::HoleFall(i), false);
+            }
+            let reach = slide_distance(v, &m, window);
+            self.reach.push(reach);
+            if v > 0.0 && self.motion[i].clear <= reach + CONTACT_SKIN {
+                self.scan_fixed(i, v, &mut best, &mut bound);
+            }
+        }
+        // Pass 2: pairs of moving discs. `bound` is now at most every disc's stop time, so
+        // each follows one closed-form parabola up to it.
+        for ka in 0..self.moving.len() {
+            for kb in ka + 1..self.moving.len() {
+                let (i, j) = (self.moving[ka], self.moving[kb]);
+                let (a, b) = (&self.discs[i], &self.discs[j]);
+                let p = b.pos - a.pos;
+                let sigma = a.radius + b.radius;
+                let reach = sigma + self.reach[ka] + self.reach[kb] + CONTACT_SKIN;
+                let dist2 = p.length_squared();
+                if dist2 > reach * reach {
+                    continue;
+                }
+                let dist = dist2.sqrt();
+                let dv = b.vel - a.vel;
+                if dist - sigma <= CONTACT_SKIN {
+                    if dv.dot(p) < -APPROACH_EPS * dist {
+                        offer(&mut best, &mut bound, 0.0, Ev::Disc(i, j), true);
+                    }
+                    continue;
+                }
+                let q = 0.5 * (self.accel(j) - self.accel(i));
+                if let Some(t) = toi::toi_disc_disc(p, dv, q, sigma, bound) {
+                    offer(&mut best, &mut bound, t, Ev::Disc(i, j), false);
+                }
+            }
+        }
+        best
+    }
+
+    /// Acceleration vector of a moving disc over the current interval.
+    #[inline]
+    fn accel(&self, i: DiscId) -> DVec2 {
+        self.motion[i].dir * -self.motion[i].decel
+    }
+
+    /// Looks at every fixed body near sliding disc `i`: offers its contacts and crossings
+    /// and refreshes its clearance to the exact distance to the nearest one.
+    fn scan_fixed(&mut self, i: DiscId, v: f64, best: &mut Option<Next>, bound: &mut f64) {
+        let d = self.discs[i];
+        let m = self.motion[i];
+        let u = m.dir;
+        let mut clear = f64::INFINITY;
+        // Offers a contact with a fixed circle (centre c, contact distance sigma).
+        let mut circle =
+            |c: DVec2, sigma: f64, ev: Ev, best: &mut Option<Next>, bound: &mut f64| {
+                let off = d.pos - c;
+                let dist = off.length();
+                let gap = dist - sigma;
+                clear = clear.min(gap);
+                if gap > slide_distance(v, &m, *bound) + CONTACT_SKIN {
+                    return;
+                }
+                if gap <= CONTACT_SKIN {
+                    if -d.vel.dot(off) > APPROACH_EPS * dist {
+                        offer(best, bound, 0.0, ev, true);
+                    }
+                } else if let Some(t) = toi::toi_path_enters_circle(off, u, sigma)
+                    .and_then(|s| toi::time_to_travel(s, v, m.decel))
+                {
+                    offer(best, bound, t, ev, false);
+                }
+            };
+        for (k, &c) in self.board.pegs.iter().enumerate() {
+            circle(
+                c,
+                d.radius + self.board.peg_radius,
+                Ev::Peg(i, k),
+                best,
+                bound,
+            );
+        }
+        for (j, o) in self.discs.iter().enumerate() {
+            if o.state == DiscState::Rest {
+                circle(
+                    o.pos,
+                    d.radius + o.radius,
+                    Ev::Disc(i.min(j), i.max(j)),
+                    best,
+                    bound,
+                );
+            }
+        }
+        // The centre crossing the hole's edge (in or out) and the surface's edge.
+        let r = d.pos.length();
+        let hole_r = self.board.hole_radius;
+        clear = clear.min((r - hole_r).abs());
+        if m.hole_enter.is_some() {
+            let s = toi::toi_path_leaves_circle(d.pos, u, hole_r);
+            if let Some(t) = toi::time_to_travel(s, v, m.decel) {
+                offer(best, bound, t, Ev::HoleExit(i), false);
+            }
+        } else if let Some(t) = toi::toi_path_enters_circle(d.pos, u, hole_r)
+            .and_then(|s| toi::time_to_travel(s, v, m.decel))
+        {
+            offer(best, bound, t, Ev::HoleEnter(i), false);
+        }
+        let edge = self.board.surface_radius;
+        clear = clear.min(edge - r);
+        let s = toi::toi_path_leaves_circle(d.pos, u, edge);
+        if let Some(t) = toi::time_to_travel(s, v, m.decel) {
+            offer(best, bound, t, Ev::Ditch(i), false);
+        }
+        self.motion[i].clear = clear;
+    }
+
+    /// Resolves event `next` at absolute time `now`; `rem` is what is left of the step.
+    fn resolve(&mut self, next: Next, now: f64, rem: f64) {
+        let p = &self.physics;
+        let press = p.press_speed();
+        match next.ev {
+            Ev::Disc(i, j) => {
+                let n = (self.discs[j].pos - self.discs[i].pos).normalize();
+                let (lo, hi) = self.discs.split_at_mut(j);
+                let (a, b) = (&mut lo[i], &mut hi[0]);
+                let approach = -(b.vel - a.vel).dot(n);
+                let e = if approach < press {
+                    0.0
+                } else {
+                    p.disc_restitution
+                };
+                response::resolve_disc_disc(a, b, n, e, p.disc_friction);
+                if !(next.touching && approach < press) {
+                    self.log(now, EventKind::Disc { a: i, b: j });
+                }
+                self.after_impact(i, rem);
+                self.after_impact(j, rem);
+            }
+            Ev::Peg(i, k) => {
+                let n = (self.board.pegs[k] - self.discs[i].pos).normalize();
+                let a = &mut self.discs[i];
+                let approach = a.vel.dot(n);
+                let e = if approach < press {
+                    0.0
+                } else {
+                    p.peg_restitution
+                };
+                response::resolve_disc_peg(a, n, e, p.peg_friction);
+                if !(next.touching && approach < press) {
+                    self.log(now, EventKind::Peg { a: i, peg: k });
+                }
+                self.after_impact(i, rem);
+            }
+            Ev::HoleEnter(i) => {
+                self.motion[i].hole_enter = Some(now);
+                self.motion[i].clear = f64::NEG_INFINITY;
+            }
+            Ev::HoleExit(i) => self.hole_exit(i, now, rem),
+            Ev::HoleFall(i) => self.capture(i, now),
+            Ev::Ditch(i) => self.depart(i, now, DiscState::Ditch),
+            Ev::SpinEnd(i) => {
+                self.discs[i].spin = 0.0;
+                set_decel(&self.discs[i], &mut self.motion[i], &self.physics, rem);
+            }
+            Ev::Stop(i) => self.stop(i, now),
+        }
+    }
+
+    /// After an impulse: a resting disc starts moving; decelerations are set afresh.
+    fn after_impact(&mut self, i: DiscId, rem: f64) {
+        if self.discs[i].state == DiscState::Rest {
+            if self.discs[i].vel == DVec2::ZERO && self.discs[i].spin == 0.0 {
+                return;
+            }
+            self.discs[i].state = DiscState::Moving;
+            let at = self.moving.binary_search(&i).unwrap_err();
+            self.moving.insert(at, i);
+            self.active.push(i);
+            self.motion[i].clear = f64::NEG_INFINITY;
+        }
+        sync(&self.discs[i], &mut self.motion[i]);
+        set_decel(&self.discs[i], &mut self.motion[i], &self.physics, rem);
+    }
+
+    /// Disc `i` comes to rest (or drops in, if its centre is over the hole).
+    fn stop(&mut self, i: DiscId, now: f64) {
+        self.discs[i].vel = DVec2::ZERO;
+        self.discs[i].spin = 0.0;
+        self.motion[i].speed = 0.0;
+        if self.motion[i].hole_enter.is_some() {
+            self.capture(i, now);
+            return;
+        }
+        self.leave_moving(i, now, DiscState::Rest);
+        // It is now a fixed body: the others' clearances must respect it.
+        let (pos, radius) = (self.discs[i].pos, self.discs[i].radius);
+        for &k in &self.moving {
+            let gap = (self.discs[k].pos - pos).length() - radius - self.discs[k].radius;
+            let m = &mut self.motion[k];
+            m.clear = m.clear.min(gap);
+        }
+    }
+
+    /// Disc `i` leaves the surface: into the hole or the ditch. Logged.
+    pub(crate) fn depart(&mut self, i: DiscId, now: f64, state: DiscState) {
+        self.leave_moving(i, now, state);
+        let kind = if state == DiscState::Hole {
+            EventKind::Hole { a: i }
+        } else {
+            EventKind::Ditch { a: i }
+        };
+        self.log(now, kind);
+    }
+
+    fn leave_moving(&mut self, i: DiscId, now: f64, state: DiscState) {
+        self.discs[i].state = state;
+        self.motion[i].hole_enter = None;
+        if let Ok(at) = self.moving.binary_search(&i) {
+            self.moving.remove(at);
+        }
+        self.settle_time = now;
+    }
+
+    fn log(&mut self, t: f64, kind: EventKind) {
+        self.events.push(Event { t, kind });
+    }
+
+    /// Stage 5: pushes apart overlaps deeper than the skin that pressing left behind, for
+    /// every disc that moved during the step (`self.active`), against pegs and every disc
+    /// on the board. Ordinary impacts never overlap, so this touches only pressed contacts.
+    fn separate_pressed(&mut self) {
+        self.active.sort_unstable();
+        self.active.dedup();
+        for ka in 0..self.active.len() {
+            let i = self.active[ka];
+            if !self.discs[i].on_board() {
+                continue;
+            }
+            for k in 0..self.board.pegs.len() {
+                let sigma = self.discs[i].radius + self.board.peg_radius;
+                if push_out(&mut self.discs[i].pos, self.board.pegs[k], sigma) {
+                    self.motion[i].clear = f64::NEG_INFINITY;
+                }
+            }
+            for j in 0..self.discs.len() {
+                let both_active = self.active.binary_search(&j).is_ok();
+                if j == i || !self.discs[j].on_board() || (both_active && j < i) {
+                    continue; // a pair of active discs is handled once, from the lower id
+                }
+                let (a, b) = (self.discs[i], self.discs[j]);
+                let p = b.pos - a.pos;
+                let dist = p.length();
+                let depth = a.radius + b.radius - dist;
+                if depth > CONTACT_SKIN && dist > 0.0 {
+                    // Along the line of centres; between two discs that moved, mass-weighted
+                    // so their centre of mass stays; a disc that did not move stays put.
+                    let n = p / dist;
+                    let share = if both_active {
+                        b.mass / (a.mass + b.mass)
+                    } else {
+                        1.0
+                    };
+                    self.discs[i].pos -= n * (depth * share);
+                    self.discs[j].pos += n * (depth * (1.0 - share));
+                    self.motion[i].clear = f64::NEG_INFINITY;
+                    self.motion[j].clear = f64::NEG_INFINITY;
+                }
+            }
+        }
+    }
+}
+
+/// Moves a point at `pos` out of a circle (`c`, `sigma`) it overlaps by more than the skin.
+fn push_out(pos: &mut DVec2, c: DVec2, sigma: f64) -> bool {
+    let off = *pos - c;
+    let dist = off.length();
+    if sigma - dist > CONTACT_SKIN && dist > 0.0 {
+        *pos = c + off * (sigma / dist);
+        true
+    } else {
+        false
+    }
+}

@@ -1,0 +1,192 @@
+//! Input checks shared by the library and the CLI. Each returns an [`InputError`] naming
+//! the field and the problem; callers add the shot index.
+
+use crate::board::Board;
+use crate::disc::Disc;
+use crate::error::InputError;
+use crate::params::Physics;
+use crate::world::{PLACEMENT_TOLERANCE, World};
+
+/// Most fixed steps one shot may take (`max_time / dt`), so no input can run for days.
+pub const MAX_STEPS: f64 = 1e9;
+
+fn finite(field: &str, x: f64) -> Result<(), InputError> {
+    if x.is_finite() {
+        Ok(())
+    } else {
+        Err(InputError::new(
+            field,
+            format!("must be a finite number, got {x}"),
+        ))
+    }
+}
+
+fn positive(field: &str, x: f64) -> Result<(), InputError> {
+    finite(field, x)?;
+    if x > 0.0 {
+        Ok(())
+    } else {
+        Err(InputError::new(field, format!("must be positive, got {x}")))
+    }
+}
+
+fn non_negative(field: &str, x: f64) -> Result<(), InputError> {
+    finite(field, x)?;
+    if x >= 0.0 {
+        Ok(())
+    } else {
+        Err(InputError::new(
+            field,
+            format!("must not be negative, got {x}"),
+        ))
+    }
+}
+
+/// Radii positive, finite and nested (hole < 15 line < 10 line < shooting line < surface);
+/// pegs finite.
+pub fn check_board(b: &Board) -> Result<(), InputError> {
+    let radii = [
+        ("board.hole_radius", b.hole_radius),
+        ("board.fifteen_line_radius", b.fifteen_line_radius),
+        ("board.ten_line_radius", b.ten_line_radius),
+        ("board.shooting_line_radius", b.shooting_line_radius),
+        ("board.surface_radius", b.surface_radius),
+    ];
+    for (field, r) in radii {
+        positive(field, r)?;
+    }
+    for w in radii.windows(2) {
+        if w[0].1 >= w[1].1 {
+            return Err(InputError::new(
+                w[1].0,
+                format!("must be larger than {} ({} <= {})", w[0].0, w[1].1, w[0].1),
+            ));
+        }
+    }
+    non_negative("board.line_width", b.line_width)?;
+    positive("board.peg_radius", b.peg_radius)?;
+    for (k, p) in b.pegs.iter().enumerate() {
+        let field = format!("board.pegs[{k}]");
+        finite(&field, p.x)?;
+        finite(&field, p.y)?;
+    }
+    Ok(())
+}
+
+/// Coefficients in range, step and limits positive.
+pub fn check_physics(p: &Physics) -> Result<(), InputError> {
+    positive("physics.disc_radius", p.disc_radius)?;
+    positive("physics.disc_mass", p.disc_mass)?;
+    non_negative("physics.board_friction", p.board_friction)?;
+    non_negative("physics.disc_friction", p.disc_friction)?;
+    non_negative("physics.peg_friction", p.peg_friction)?;
+    for (field, e) in [
+        ("physics.disc_restitution", p.disc_restitution),
+        ("physics.peg_restitution", p.peg_restitution),
+    ] {
+        finite(field, e)?;
+        if !(0.0..=1.0).contains(&e) {
+            return Err(InputError::new(
+                field,
+                format!("must lie in [0, 1], got {e}"),
+            ));
+        }
+    }
+    positive("physics.gravity", p.gravity)?;
+    positive("physics.dt", p.dt)?;
+    positive("physics.max_time", p.max_time)?;
+    if p.max_time / p.dt > MAX_STEPS {
+        return Err(InputError::new(
+            "physics.max_time",
+            format!(
+                "max_time / dt = {:.3e} steps is more than the limit of {MAX_STEPS:e}",
+                p.max_time / p.dt
+            ),
+        ));
+    }
+    positive("physics.hole_fall_depth", p.hole_fall_depth)?;
+    positive("physics.max_speed", p.max_speed)?;
+    if p.max_events_per_step == 0 {
+        return Err(InputError::new(
+            "physics.max_events_per_step",
+            "must be at least 1",
+        ));
+    }
+    Ok(())
+}
+
+/// A disc about to join `world`: finite, sized, on the surface, not over the hole, not
+/// overlapping a peg or a disc, not faster than `max_speed` (centre or rim).
+pub fn check_disc(world: &World, d: &Disc, field: &str) -> Result<(), InputError> {
+    let (board, physics) = (world.board(), world.physics());
+    let pos = format!("{field}.pos");
+    finite(&pos, d.pos.x)?;
+    finite(&pos, d.pos.y)?;
+    let vel = format!("{field}.vel");
+    finite(&vel, d.vel.x)?;
+    finite(&vel, d.vel.y)?;
+    finite(&format!("{field}.spin"), d.spin)?;
+    positive(&format!("{field}.radius"), d.radius)?;
+    positive(&format!("{field}.mass"), d.mass)?;
+    let r = d.pos.length();
+    if r >= board.surface_radius {
+        return Err(InputError::new(
+            pos,
+            format!(
+                "off the playing surface: centre {r:.6} m from the middle, the surface ends at {}",
+                board.surface_radius
+            ),
+        ));
+    }
+    if r < board.hole_radius {
+        return Err(InputError::new(
+            pos,
+            format!(
+                "centre over the 20 hole ({r:.6} m from its centre, hole radius {}): a disc there has fallen in",
+                board.hole_radius
+            ),
+        ));
+    }
+    for (k, c) in board.pegs.iter().enumerate() {
+        let overlap = d.radius + board.peg_radius - (d.pos - *c).length();
+        if overlap > PLACEMENT_TOLERANCE {
+            return Err(InputError::new(
+                pos,
+                format!("overlaps peg {k} by {overlap:.3e} m"),
+            ));
+        }
+    }
+    for (j, o) in world.discs().iter().enumerate() {
+        if !o.on_board() {
+            continue;
+        }
+        let overlap = d.radius + o.radius - (d.pos - o.pos).length();
+        if overlap > PLACEMENT_TOLERANCE {
+            return Err(InputError::new(
+                pos,
+                format!("overlaps disc {j} by {overlap:.3e} m"),
+            ));
+        }
+    }
+    let speed = d.vel.length();
+    if speed > physics.max_speed {
+        return Err(InputError::new(
+            vel,
+            format!(
+                "speed {speed} m/s is above the maximum of {} m/s (physics.max_speed)",
+                physics.max_speed
+            ),
+        ));
+    }
+    let rim = d.spin.abs() * d.radius;
+    if rim > physics.max_speed {
+        return Err(InputError::new(
+            format!("{field}.spin"),
+            format!(
+                "rim speed |spin| * radius = {rim} m/s is above the maximum of {} m/s (physics.max_speed)",
+                physics.max_speed
+            ),
+        ));
+    }
+    Ok(())
+}

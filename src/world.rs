@@ -1,0 +1,167 @@
+//! The world: a board, the physical parameters, the discs, the clock and the event log.
+//! `World::step` (in `step/mod.rs`) advances it by one fixed step; `run` steps it until
+//! every disc rests or `max_time` passes.
+
+use crate::board::Board;
+use crate::disc::{Disc, DiscId, DiscState};
+use crate::error::InputError;
+use crate::params::Physics;
+use crate::step::event::Event;
+use glam::DVec2;
+
+/// How far apart two circles may overlap in input and still count as touching, m.
+/// Discs laid in a touching row by arithmetic land within rounding of each other.
+pub const PLACEMENT_TOLERANCE: f64 = 1e-9;
+
+/// Per-disc state the step keeps beside the public [`Disc`].
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Motion {
+    /// Speed `|vel|`, m/s, kept in closed form between impacts (no square root per step).
+    pub speed: f64,
+    /// Direction of travel (unit), fixed between impacts: friction never turns a disc.
+    pub dir: DVec2,
+    /// Sliding deceleration held over the current sub-interval, m/s^2.
+    pub decel: f64,
+    /// Magnitude of the angular deceleration held over the current sub-interval, rad/s^2.
+    pub spin_decel: f64,
+    /// Distance this disc can still travel before it could touch anything that does not
+    /// move (pegs, discs at rest, the hole's edge, the surface's edge), m. Negative forces a
+    /// scan. Direction-free, so impacts do not invalidate it; travel uses it up.
+    pub clear: f64,
+    /// Absolute time at which the centre moved over the 20 hole, if it is over it now.
+    pub hole_enter: Option<f64>,
+}
+
+/// A simulation: board, parameters, discs, clock and event log.
+///
+/// Build it with [`World::new`], add discs with [`World::add_disc`], then either
+/// [`World::step`] by hand or [`World::run`] to rest.
+#[derive(Clone, Debug)]
+pub struct World {
+    pub(crate) board: Board,
+    pub(crate) physics: Physics,
+    pub(crate) discs: Vec<Disc>,
+    pub(crate) motion: Vec<Motion>,
+    /// Ids of moving discs, ascending: the only discs a step touches.
+    pub(crate) moving: Vec<DiscId>,
+    pub(crate) events: Vec<Event>,
+    pub(crate) steps: u64,
+    /// Absolute time at which the last disc stopped or left the surface.
+    pub(crate) settle_time: f64,
+    /// Steps that hit `max_events_per_step` and finished without further contacts.
+    pub(crate) capped_steps: u64,
+    /// `sqrt(2 hole_fall_depth / g)`: see `step/hole.rs`.
+    pub(crate) hole_fall_time: f64,
+    /// Scratch: reach of each moving disc over the current window (index as `moving`).
+    pub(crate) reach: Vec<f64>,
+    /// Scratch: discs that moved during the current step (for pressed-contact separation).
+    pub(crate) active: Vec<DiscId>,
+}
+
+impl World {
+    /// An empty world, after checking that the board and the parameters make sense.
+    pub fn new(board: Board, physics: Physics) -> Result<World, InputError> {
+        crate::validate::check_board(&board)?;
+        crate::validate::check_physics(&physics)?;
+        Ok(World {
+            hole_fall_time: (2.0 * physics.hole_fall_depth / physics.gravity).sqrt(),
+            board,
+            physics,
+            discs: Vec::new(),
+            motion: Vec::new(),
+            moving: Vec::new(),
+            events: Vec::new(),
+            steps: 0,
+            settle_time: 0.0,
+            capped_steps: 0,
+            reach: Vec::new(),
+            active: Vec::new(),
+        })
+    }
+
+    /// Adds a disc and returns its id. Refuses non-finite or non-positive values, a disc
+    /// off the playing surface, with its centre over the 20 hole (it would have fallen in),
+    /// overlapping a peg or another disc (beyond [`PLACEMENT_TOLERANCE`]), or faster than
+    /// `physics.max_speed`. The error's field is `discs[id]`.
+    pub fn add_disc(&mut self, disc: Disc) -> Result<DiscId, InputError> {
+        let id = self.discs.len();
+        self.add_disc_named(disc, &format!("discs[{id}]"))
+    }
+
+    /// [`World::add_disc`] with the field name to use in errors (`shooter`, `discs[3]`).
+    pub fn add_disc_named(&mut self, mut disc: Disc, field: &str) -> Result<DiscId, InputError> {
+        crate::validate::check_disc(self, &disc, field)?;
+        disc.state = if disc.vel == DVec2::ZERO && disc.spin == 0.0 {
+            DiscState::Rest
+        } else {
+            DiscState::Moving
+        };
+        let id = self.discs.len();
+        self.discs.push(disc);
+        let mut motion = Motion {
+            clear: f64::NEG_INFINITY,
+            ..Motion::default()
+        };
+        crate::step::friction::sync(&disc, &mut motion);
+        self.motion.push(motion);
+        if disc.state == DiscState::Moving {
+            self.moving.push(id); // ids grow, so `moving` stays sorted
+        }
+        Ok(id)
+    }
+
+    /// The board.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The physical parameters.
+    pub fn physics(&self) -> &Physics {
+        &self.physics
+    }
+
+    /// Every disc, in id order, including those in the hole or the ditch.
+    pub fn discs(&self) -> &[Disc] {
+        &self.discs
+    }
+
+    /// The event log so far, in time order.
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+
+    /// Fixed steps taken.
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// The clock: `steps * dt`, s.
+    pub fn time(&self) -> f64 {
+        self.steps as f64 * self.physics.dt
+    }
+
+    /// Absolute time at which the last disc stopped or left the surface (0 if none did).
+    pub fn settle_time(&self) -> f64 {
+        self.settle_time
+    }
+
+    /// Whether every disc on the board is at rest.
+    pub fn is_at_rest(&self) -> bool {
+        self.moving.is_empty()
+    }
+
+    /// Steps that reached `max_events_per_step` (0 in any ordinary shot).
+    pub fn capped_steps(&self) -> u64 {
+        self.capped_steps
+    }
+
+    /// Steps until every disc rests or the clock reaches `max_time`. Returns `true` if
+    /// everything came to rest, `false` if the shot was cut off.
+    pub fn run(&mut self) -> bool {
+        let max_steps = (self.physics.max_time / self.physics.dt).ceil() as u64;
+        while !self.moving.is_empty() && self.steps < max_steps {
+            self.step();
+        }
+        self.moving.is_empty()
+    }
+}
