@@ -54,8 +54,8 @@ pub struct World {
     pub(crate) hole_fall_time: f64,
     /// Scratch: reach of each moving disc over the current window (index as `moving`).
     pub(crate) reach: Vec<f64>,
-    /// Scratch: discs that moved during the current step (for pressed-contact separation).
-    pub(crate) active: Vec<DiscId>,
+    /// Scratch: pairs seen touching during the current step (pressed-contact candidates).
+    pub(crate) touching: Vec<crate::step::Ev>,
 }
 
 impl World {
@@ -75,7 +75,7 @@ impl World {
             settle_time: 0.0,
             capped_steps: 0,
             reach: Vec::new(),
-            active: Vec::new(),
+            touching: Vec::new(),
         })
     }
 
@@ -157,10 +157,19 @@ impl World {
 
     /// Steps until every disc rests or the clock reaches `max_time`. Returns `true` if
     /// everything came to rest, `false` if the shot was cut off.
+    ///
+    /// Bit-identical to calling [`World::step`] in a loop: runs of steps in which nothing
+    /// can happen are taken by [`World::glide`], which performs exactly the arithmetic
+    /// those steps would.
     pub fn run(&mut self) -> bool {
         let max_steps = (self.physics.max_time / self.physics.dt).ceil() as u64;
         while !self.moving.is_empty() && self.steps < max_steps {
-            self.step();
+            let quiet = self.quiet_steps_ahead(max_steps - self.steps);
+            if quiet > 0 {
+                self.glide(quiet);
+            } else {
+                self.step();
+            }
         }
         self.moving.is_empty()
     }

@@ -106,8 +106,6 @@ impl World {
     /// Stage 4 when something can happen in this step: events in time order.
     #[inline(never)]
     fn event_loop(&mut self, h: f64, t0: f64) {
-        self.active.clear();
-        self.active.extend_from_slice(&self.moving);
         let mut t = 0.0;
         let mut handled = 0u32;
         while t < h && !self.moving.is_empty() {
@@ -123,6 +121,7 @@ impl World {
             if handled >= self.physics.max_events_per_step {
                 self.capped_steps += 1;
                 self.advance_all((h - t).max(0.0));
+                self.touch_everything();
                 self.stop_stopped(t0 + h);
                 break;
             }
@@ -164,6 +163,51 @@ impl World {
         }
         self.advance_all(h);
         true
+    }
+
+    /// How many of the coming steps (at most `limit`) are certainly quiet: every moving disc
+    /// slides without spin, away from the hole, and can neither stop, use up its clearance
+    /// nor come near another moving disc within them. Conservative by two steps on every
+    /// bound, so rounding cannot make one of them eventful. 0 when unsure.
+    pub(crate) fn quiet_steps_ahead(&self, limit: u64) -> u64 {
+        let h = self.physics.dt;
+        let a = self.physics.board_friction * self.physics.gravity;
+        let mut k = limit as f64;
+        // Distance each moving disc covers in the first step: the most in any later step.
+        let first = |i: DiscId| h * (self.motion[i].speed - 0.5 * a * h);
+        for &i in &self.moving {
+            let (d, m) = (&self.discs[i], &self.motion[i]);
+            if d.spin != 0.0 || m.speed == 0.0 || m.hole_enter.is_some() {
+                return 0;
+            }
+            if a > 0.0 {
+                k = k.min(m.speed / (a * h) - 2.0);
+            }
+            k = k.min((m.clear - CONTACT_SKIN) / first(i) - 2.0);
+        }
+        for ka in 0..self.moving.len() {
+            for kb in ka + 1..self.moving.len() {
+                let (i, j) = (self.moving[ka], self.moving[kb]);
+                let (da, db) = (&self.discs[i], &self.discs[j]);
+                let gap = (db.pos - da.pos).length() - da.radius - db.radius - CONTACT_SKIN;
+                k = k.min(gap / (first(i) + first(j)) - 2.0);
+            }
+        }
+        if k >= 1.0 { k as u64 } else { 0 }
+    }
+
+    /// Takes `n` quiet steps (see [`World::quiet_steps_ahead`]): exactly the arithmetic of `n`
+    /// calls to [`World::step`] that each found the step quiet, without the checks.
+    pub(crate) fn glide(&mut self, n: u64) {
+        let h = self.physics.dt;
+        for k in 0..self.moving.len() {
+            let i = self.moving[k];
+            set_decel(&self.discs[i], &mut self.motion[i], &self.physics, h);
+        }
+        for _ in 0..n {
+            self.advance_all(h);
+        }
+        self.steps += n;
     }
 
     /// Advances every moving disc by `tau` in closed form.
@@ -236,6 +280,7 @@ impl World {
                 let dist = dist2.sqrt();
                 let dv = b.vel - a.vel;
                 if dist - sigma <= CONTACT_SKIN {
+                    self.touching.push(Ev::Disc(i, j));
                     if dv.dot(p) < -APPROACH_EPS * dist {
                         offer(&mut best, &mut bound, 0.0, Ev::Disc(i, j), true);
                     }
@@ -263,6 +308,7 @@ impl World {
         let m = self.motion[i];
         let u = m.dir;
         let mut clear = f64::INFINITY;
+        let touching = &mut self.touching;
         // Offers a contact with a fixed circle (centre c, contact distance sigma).
         let mut circle =
             |c: DVec2, sigma: f64, ev: Ev, best: &mut Option<Next>, bound: &mut f64| {
@@ -274,6 +320,7 @@ impl World {
                     return;
                 }
                 if gap <= CONTACT_SKIN {
+                    touching.push(ev);
                     if -d.vel.dot(off) > APPROACH_EPS * dist {
                         offer(best, bound, 0.0, ev, true);
                     }
@@ -387,7 +434,6 @@ impl World {
             self.discs[i].state = DiscState::Moving;
             let at = self.moving.binary_search(&i).unwrap_err();
             self.moving.insert(at, i);
-            self.active.push(i);
             self.motion[i].clear = f64::NEG_INFINITY;
         }
         sync(&self.discs[i], &mut self.motion[i]);
@@ -437,48 +483,68 @@ impl World {
         self.events.push(Event { t, kind });
     }
 
-    /// Stage 5: pushes apart overlaps deeper than the skin that pressing left behind, for
-    /// every disc that moved during the step (`self.active`), against pegs and every disc
-    /// on the board. Ordinary impacts never overlap, so this touches only pressed contacts.
-    fn separate_pressed(&mut self) {
-        self.active.sort_unstable();
-        self.active.dedup();
-        for ka in 0..self.active.len() {
-            let i = self.active[ka];
-            if !self.discs[i].on_board() {
-                continue;
-            }
-            for k in 0..self.board.pegs.len() {
-                let sigma = self.discs[i].radius + self.board.peg_radius;
-                if push_out(&mut self.discs[i].pos, self.board.pegs[k], sigma) {
-                    self.motion[i].clear = f64::NEG_INFINITY;
-                }
+    /// A capped step advanced without looking for contacts: every moving disc becomes a
+    /// pressed-contact candidate against every peg and disc.
+    fn touch_everything(&mut self) {
+        for k in 0..self.moving.len() {
+            let i = self.moving[k];
+            for p in 0..self.board.pegs.len() {
+                self.touching.push(Ev::Peg(i, p));
             }
             for j in 0..self.discs.len() {
-                let both_active = self.active.binary_search(&j).is_ok();
-                if j == i || !self.discs[j].on_board() || (both_active && j < i) {
-                    continue; // a pair of active discs is handled once, from the lower id
-                }
-                let (a, b) = (self.discs[i], self.discs[j]);
-                let p = b.pos - a.pos;
-                let dist = p.length();
-                let depth = a.radius + b.radius - dist;
-                if depth > CONTACT_SKIN && dist > 0.0 {
-                    // Along the line of centres; between two discs that moved, mass-weighted
-                    // so their centre of mass stays; a disc that did not move stays put.
-                    let n = p / dist;
-                    let share = if both_active {
-                        b.mass / (a.mass + b.mass)
-                    } else {
-                        1.0
-                    };
-                    self.discs[i].pos -= n * (depth * share);
-                    self.discs[j].pos += n * (depth * (1.0 - share));
-                    self.motion[i].clear = f64::NEG_INFINITY;
-                    self.motion[j].clear = f64::NEG_INFINITY;
+                if j != i && self.discs[j].on_board() {
+                    self.touching.push(Ev::Disc(i.min(j), i.max(j)));
                 }
             }
         }
+    }
+
+    /// Stage 5: pushes apart overlaps deeper than the skin that pressing left behind.
+    /// Bodies can only sink into each other while touching, so only the pairs the event
+    /// search saw touching during the step (`self.touching`) are looked at.
+    fn separate_pressed(&mut self) {
+        for k in 0..self.touching.len() {
+            match self.touching[k] {
+                Ev::Peg(i, p) => {
+                    let sigma = self.discs[i].radius + self.board.peg_radius;
+                    if self.discs[i].on_board()
+                        && push_out(&mut self.discs[i].pos, self.board.pegs[p], sigma)
+                    {
+                        self.motion[i].clear = f64::NEG_INFINITY;
+                    }
+                }
+                Ev::Disc(i, j) => self.separate_discs(i, j),
+                _ => {}
+            }
+        }
+        self.touching.clear();
+    }
+
+    /// Pushes discs `i` and `j` apart along their line of centres if they overlap by more
+    /// than the skin. If only one of them is moving, it alone moves; otherwise the shares
+    /// are mass-weighted so their centre of mass stays put.
+    fn separate_discs(&mut self, i: DiscId, j: DiscId) {
+        let (a, b) = (self.discs[i], self.discs[j]);
+        if !a.on_board() || !b.on_board() {
+            return;
+        }
+        let p = b.pos - a.pos;
+        let dist = p.length();
+        let depth = a.radius + b.radius - dist;
+        if depth <= CONTACT_SKIN || dist == 0.0 {
+            return;
+        }
+        let n = p / dist;
+        let (am, bm) = (a.state == DiscState::Moving, b.state == DiscState::Moving);
+        let share = match (am, bm) {
+            (true, false) => 1.0,
+            (false, true) => 0.0,
+            _ => b.mass / (a.mass + b.mass),
+        };
+        self.discs[i].pos -= n * (depth * share);
+        self.discs[j].pos += n * (depth * (1.0 - share));
+        self.motion[i].clear = f64::NEG_INFINITY;
+        self.motion[j].clear = f64::NEG_INFINITY;
     }
 }
 
