@@ -67,24 +67,28 @@ impl Shot {
     pub fn world(&self, board: &Board, physics: &Physics) -> Result<World, InputError> {
         let mut world = World::new(board.clone(), physics.clone())?;
         let (r, m) = (physics.disc_radius, physics.disc_mass);
+        world.discs.reserve(self.discs.len() + 1);
+        world.motion.reserve(self.discs.len() + 1);
         for (k, d) in self.discs.iter().enumerate() {
-            check_team(&format!("discs[{k}].team"), d.team)?;
-            world.add_disc_named(Disc::at_rest(d.team, d.pos, r, m), &format!("discs[{k}]"))?;
+            check_team(|| format!("discs[{k}].team"), d.team)?;
+            world.add_disc_lazy(Disc::at_rest(d.team, d.pos, r, m), &|| {
+                format!("discs[{k}]")
+            })?;
         }
         let s = &self.shooter;
-        check_team("shooter.team", s.team)?;
+        check_team(|| "shooter.team".to_string(), s.team)?;
         let disc = Disc::at_rest(s.team, s.pos, r, m).flicked(s.vel, s.spin);
-        world.add_disc_named(disc, "shooter")?;
+        world.add_disc_lazy(disc, &|| "shooter".to_string())?;
         Ok(world)
     }
 }
 
-fn check_team(field: &str, team: u8) -> Result<(), InputError> {
+fn check_team(field: impl Fn() -> String, team: u8) -> Result<(), InputError> {
     if team <= 1 {
         Ok(())
     } else {
         Err(InputError::new(
-            field,
+            field(),
             format!("must be 0 or 1, got {team}"),
         ))
     }

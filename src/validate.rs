@@ -116,22 +116,42 @@ pub fn check_physics(p: &Physics) -> Result<(), InputError> {
 }
 
 /// A disc about to join `world`: finite, sized, on the surface, not over the hole, not
-/// overlapping a peg or a disc, not faster than `max_speed` (centre or rim).
+/// overlapping a peg or a disc, not faster than `max_speed` (centre or rim). `field` names
+/// the disc in errors (`shooter`, `discs[3]`).
 pub fn check_disc(world: &World, d: &Disc, field: &str) -> Result<(), InputError> {
+    check_disc_lazy(world, d, &|| field.to_string())
+}
+
+/// [`check_disc`] with the disc's name built only when there is an error (no allocation on
+/// the path every valid shot takes).
+pub fn check_disc_lazy(
+    world: &World,
+    d: &Disc,
+    field: &dyn Fn() -> String,
+) -> Result<(), InputError> {
+    let at = |suffix: &str| format!("{}.{suffix}", field());
     let (board, physics) = (world.board(), world.physics());
-    let pos = format!("{field}.pos");
-    finite(&pos, d.pos.x)?;
-    finite(&pos, d.pos.y)?;
-    let vel = format!("{field}.vel");
-    finite(&vel, d.vel.x)?;
-    finite(&vel, d.vel.y)?;
-    finite(&format!("{field}.spin"), d.spin)?;
-    positive(&format!("{field}.radius"), d.radius)?;
-    positive(&format!("{field}.mass"), d.mass)?;
+    for (suffix, x) in [
+        ("pos", d.pos.x),
+        ("pos", d.pos.y),
+        ("vel", d.vel.x),
+        ("vel", d.vel.y),
+        ("spin", d.spin),
+    ] {
+        if !x.is_finite() {
+            return finite(&at(suffix), x);
+        }
+    }
+    if !(d.radius.is_finite() && d.radius > 0.0) {
+        return positive(&at("radius"), d.radius);
+    }
+    if !(d.mass.is_finite() && d.mass > 0.0) {
+        return positive(&at("mass"), d.mass);
+    }
     let r = d.pos.length();
     if r >= board.surface_radius {
         return Err(InputError::new(
-            pos,
+            at("pos"),
             format!(
                 "off the playing surface: centre {r:.6} m from the middle, the surface ends at {}",
                 board.surface_radius
@@ -140,7 +160,7 @@ pub fn check_disc(world: &World, d: &Disc, field: &str) -> Result<(), InputError
     }
     if r < board.hole_radius {
         return Err(InputError::new(
-            pos,
+            at("pos"),
             format!(
                 "centre over the 20 hole ({r:.6} m from its centre, hole radius {}): a disc there has fallen in",
                 board.hole_radius
@@ -151,7 +171,7 @@ pub fn check_disc(world: &World, d: &Disc, field: &str) -> Result<(), InputError
         let overlap = d.radius + board.peg_radius - (d.pos - *c).length();
         if overlap > PLACEMENT_TOLERANCE {
             return Err(InputError::new(
-                pos,
+                at("pos"),
                 format!("overlaps peg {k} by {overlap:.3e} m"),
             ));
         }
@@ -163,7 +183,7 @@ pub fn check_disc(world: &World, d: &Disc, field: &str) -> Result<(), InputError
         let overlap = d.radius + o.radius - (d.pos - o.pos).length();
         if overlap > PLACEMENT_TOLERANCE {
             return Err(InputError::new(
-                pos,
+                at("pos"),
                 format!("overlaps disc {j} by {overlap:.3e} m"),
             ));
         }
@@ -171,7 +191,7 @@ pub fn check_disc(world: &World, d: &Disc, field: &str) -> Result<(), InputError
     let speed = d.vel.length();
     if speed > physics.max_speed {
         return Err(InputError::new(
-            vel,
+            at("vel"),
             format!(
                 "speed {speed} m/s is above the maximum of {} m/s (physics.max_speed)",
                 physics.max_speed
@@ -181,7 +201,7 @@ pub fn check_disc(world: &World, d: &Disc, field: &str) -> Result<(), InputError
     let rim = d.spin.abs() * d.radius;
     if rim > physics.max_speed {
         return Err(InputError::new(
-            format!("{field}.spin"),
+            at("spin"),
             format!(
                 "rim speed |spin| * radius = {rim} m/s is above the maximum of {} m/s (physics.max_speed)",
                 physics.max_speed

@@ -85,12 +85,21 @@ impl World {
     /// `physics.max_speed`. The error's field is `discs[id]`.
     pub fn add_disc(&mut self, disc: Disc) -> Result<DiscId, InputError> {
         let id = self.discs.len();
-        self.add_disc_named(disc, &format!("discs[{id}]"))
+        self.add_disc_lazy(disc, &|| format!("discs[{id}]"))
     }
 
     /// [`World::add_disc`] with the field name to use in errors (`shooter`, `discs[3]`).
-    pub fn add_disc_named(&mut self, mut disc: Disc, field: &str) -> Result<DiscId, InputError> {
-        crate::validate::check_disc(self, &disc, field)?;
+    pub fn add_disc_named(&mut self, disc: Disc, field: &str) -> Result<DiscId, InputError> {
+        self.add_disc_lazy(disc, &|| field.to_string())
+    }
+
+    /// [`World::add_disc_named`] with the name built only if there is an error.
+    pub(crate) fn add_disc_lazy(
+        &mut self,
+        mut disc: Disc,
+        field: &dyn Fn() -> String,
+    ) -> Result<DiscId, InputError> {
+        crate::validate::check_disc_lazy(self, &disc, field)?;
         disc.state = if disc.vel == DVec2::ZERO && disc.spin == 0.0 {
             DiscState::Rest
         } else {

@@ -148,21 +148,40 @@ fn translation_and_rotation_stop_in_the_same_step() {
     }
 }
 
-/// Just before a spinning slide stops, v / (R w) has reached Farkas's 0.653.
+/// v / (R w) tends to Farkas's fixed point 0.653 as the stop nears, from either side.
+///
+/// The approach is a power law in the time left (the relaxation rate grows like 1/w), so a
+/// disc that starts far from 0.653 is still on its way one millisecond before stopping:
+/// from eps0 = 0.047 (0.3 m/s, 400 rad/s) the exact ratio is 0.343 at 1 ms, 0.50 at 0.1 ms
+/// and 0.60 at 0.01 ms before the stop (measured at dt = 1e-6). So: close to 0.653 at the
+/// last step for starts near it, and for every start the ratio moves toward 0.653 over the
+/// last steps without crossing it.
 #[test]
-#[ignore = "engine bug: src/step/farkas.rs is still the placeholder (F = e/(e+0.5), \
-            T = (2/3)/(1+2.67e)); eps tends to ~0.01, not 0.653"]
 fn the_ratio_of_slide_to_rim_speed_tends_to_0_653_at_the_stop() {
-    for (speed, spin) in [(1.0, 100.0), (0.3, -400.0), (2.0, 20.0)] {
+    for (speed, spin, tol) in [(1.0, 100.0, 0.02), (2.0, 20.0, 0.03), (0.3, -400.0, 0.4)] {
         let rec = hand_stepped(1e-3, speed, spin);
         let slide_end = rec.iter().position(|&(v, _)| v == 0.0).unwrap();
-        let (v, w) = rec[slide_end - 1];
-        let eps = v / (R * w.abs());
+        let eps_at = |k: usize| rec[k].0 / (R * rec[k].1.abs());
+        let eps = eps_at(slide_end - 1);
         println!("v0 {speed} w0 {spin}: eps at the last step before stopping = {eps:.4}");
         assert!(
-            (eps - 0.653).abs() < 0.02,
-            "v0 {speed} w0 {spin}: eps = {eps}, expected about 0.653"
+            (eps - 0.653).abs() < tol,
+            "v0 {speed} w0 {spin}: eps = {eps}, expected within {tol} of 0.653"
         );
+        // Over the last 50 steps the distance to the fixed point only shrinks.
+        let start = slide_end.saturating_sub(50);
+        let eps0 = speed / (R * f64::abs(spin));
+        for k in start + 1..slide_end {
+            let (before, after) = (eps_at(k - 1), eps_at(k));
+            assert!(
+                (after - 0.653).abs() <= (before - 0.653).abs() + 1e-12,
+                "v0 {speed} w0 {spin}: eps moved away from 0.653 at step {k}: {before} -> {after}"
+            );
+            assert!(
+                (after - 0.653) * (eps0 - 0.653) >= 0.0,
+                "v0 {speed} w0 {spin}: eps crossed 0.653 at step {k}: {after}"
+            );
+        }
     }
 }
 
@@ -260,8 +279,6 @@ fn measured_factors(v: f64, u: f64) -> (f64, f64) {
 /// The slide-spin friction factors follow Farkas et al.: F(1) = 8/(3 pi), T(1) = 8/(9 pi),
 /// T -> 2/3 and F ~ eps for small eps, F -> 1 and T ~ 1/(4 eps) for large eps.
 #[test]
-#[ignore = "engine bug: src/step/farkas.rs is still the placeholder; F(1) = 2/3 instead of \
-            8/(3 pi) = 0.849, T(1) = 0.18 instead of 8/(9 pi) = 0.283"]
 fn the_slide_and_spin_friction_factors_follow_farkas() {
     let pi = std::f64::consts::PI;
     let (f, t) = measured_factors(1.0, 1.0);

@@ -35,18 +35,31 @@ Series used for the end-point constraints:
 Both functions have a weak (1-eps^2)^2 log|1-eps^2| singularity at eps = 1,
 which limits how fast any single rational approximation can converge.
 
-Approximation form (x = v/(v+u), y = u/(v+u), u = R|w|, so x + y = 1 and
-eps = x/y; every rational function of eps can be written this way):
+Approximation form.  With u = R|w|, s = v + u, x = v/s, y = u/s (x + y = 1,
+eps = x/y) and d = (v - u)/s = x - y in [-1, 1]:
 
-  F ~ x * PF(y) / QF(y),   PF(0) = QF(0) = 1          (Horner in y)
-  T ~ y * PT(x) / QT(x),   PT(0) = 2,  QT(0) = 3      (Horner in x)
+  F ~ x       - x y HF(d),   HF = AF(d)/BF(d)
+  T ~ (2/3) y - x y HT(d),   HT = AT(d)/BT(d)
 
-so that u = 0 (x=1, y=0) gives exactly F = 1, T = 0 and v = 0 (x=0, y=1)
-gives exactly F = 0, T = 2/3 in floating point.  Further linear constraints on
-the coefficients enforce the asymptotic series above to a chosen order; the
-remaining free coefficients minimise the maximum RELATIVE error on a dense x
-grid (linearised Lawson / Sanathanan-Koerner iteration with the equality
-constraints eliminated through a null-space parametrisation).
+Any rational function of eps with the right end values can be written this
+way (HF = (1 - F/x)/y and HT = (2/3 - T/y)/x are rational in x).  The form
+makes u = 0 (x=1, y=0) give exactly F = 1, T = 0 and v = 0 (x=0, y=1) give
+exactly F = 0, T = 2/3 in floating point, whatever the coefficients are.  The
+polynomials are evaluated in the centred variable d because the best
+approximants put pairs of complex poles close to d = 0 (eps = 1, where the
+exact functions have a (1-eps^2)^2 log|1-eps^2| singularity); in the d basis
+the Horner evaluation stays accurate to ~1 ulp (checked below), whereas a
+monomial basis in x or y loses ~6 digits there.
+
+Coefficients: linear equality constraints on (A, B) enforce
+  * the eps -> 0 and eps -> inf series of H (orders set by --kF / --kT),
+  * interpolation of the exact F and T at the exact fixed point eps* of
+    F = 2 eps T (so the approximation keeps eps* to ~1e-12),
+  * a normalisation;
+the remaining free coefficients minimise the maximum RELATIVE error of F (and
+of T) on a dense x grid (linearised Lawson / Sanathanan-Koerner iteration with
+the constraints eliminated through a null-space parametrisation).  The result
+is finally rescaled so that BF and BT are monic (leading coefficient 1).
 
 Usage:  python3 tools/farkas_fit.py            (prints report and Rust block)
 """
@@ -280,14 +293,21 @@ def rust_eval(AF, BF, AT, BT, v, u):
     x = v / s
     y = u / s
     d = (v - u) / s
-    xy = x * y
-    F = x - xy * (horner(AF, d) / horner(BF, d))
-    T = 2.0 / 3.0 * y - xy * (horner(AT, d) / horner(BT, d))
+    hf = horner(AF, d) / horner(BF, d)
+    ht = horner(AT, d) / horner(BT, d)
+    # same grouping as the Rust code (keeps f64 monotonicity near saturation)
+    if v <= u:
+        F = x * (1.0 - y * hf)
+        T = 2.0 / 3.0 - x * (2.0 / 3.0 + y * ht)
+    else:
+        F = 1.0 - y * (1.0 + x * hf)
+        T = y * (2.0 / 3.0 - x * ht)
     return min(F, 1.0), min(T, 2.0 / 3.0)
 
 
 def fmt(c):
-    return ",\n".join(f"    {v: .17e}" for v in c)
+    # shortest round-trip representation (what Rust also prints), one per line
+    return ",\n".join(f"    {float(v)!r}" for v in c)
 
 
 def fit_grid():
@@ -307,16 +327,17 @@ def build_and_fit(kind, na, nb, k0, k1, xs, f, interp):
     if best is None:
         return model, None
     th = model.project(best[1])
-    th[model.na + 1] = 1.0                         # b0 exactly 1
+    th = th / th[-1]                               # make B monic
+    th[-1] = 1.0
     return model, th
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--naF", type=int, default=8, help="degree of numerator of HF")
-    ap.add_argument("--naT", type=int, default=7, help="degree of numerator of HT")
-    ap.add_argument("--kF", type=int, nargs=2, default=[3, 3], help="H_F series terms at eps->0, eps->inf")
-    ap.add_argument("--kT", type=int, nargs=2, default=[2, 2], help="H_T series terms at eps->0, eps->inf")
+    ap.add_argument("--naF", type=int, default=11, help="degree of numerator of HF")
+    ap.add_argument("--naT", type=int, default=11, help="degree of numerator of HT")
+    ap.add_argument("--kF", type=int, nargs=2, default=[4, 4], help="H_F series terms at eps->0, eps->inf")
+    ap.add_argument("--kT", type=int, nargs=2, default=[3, 3], help="H_T series terms at eps->0, eps->inf")
     ap.add_argument("--no-fixed-point", action="store_true", help="do not interpolate at exact eps*")
     ap.add_argument("--check-quadrature", action="store_true")
     ap.add_argument("--sweep", action="store_true", help="only print fit-grid errors for a range of degrees")
@@ -359,9 +380,9 @@ def main():
         print(f"# H{kind} = A{kind}(d)/B{kind}(d), degrees ({model.na},{model.nb}); constraints:")
         for r in model.why:
             print(f"#    {r}")
-        print(f"#    constraint residual max {np.max(np.abs(model.A @ np.r_[A, B] - model.b)):.1e}")
-        print(f"#    denominator roots in d: " + ", ".join(f"{r:.4g}" for r in np.roots(B[::-1])))
-        print(f"#    numerator roots in d:   " + ", ".join(f"{r:.4g}" for r in np.roots(A[::-1])))
+        print("#    (then rescaled so that B is monic)")
+        print("#    denominator roots in d: " + ", ".join(f"{r:.4g}" for r in np.roots(B[::-1])))
+        print("#    numerator roots in d:   " + ", ".join(f"{r:.4g}" for r in np.roots(A[::-1])))
     AF, BF = out['F']
     AT, BT = out['T']
 
@@ -383,13 +404,37 @@ def main():
         xm, xr = xg[i], xg[m][j]
         print(f"# {name}: max abs err {np.max(np.abs(err)):.3e} at eps={xm / (1 - xm):.4g}; "
               f"max rel err {np.max(rel):.3e} at eps={xr / (1 - xr):.4g}")
-    dF, dT = np.diff(Fa), np.diff(Ta)
-    print(f"# monotone on {len(xg)} points: F nondecreasing {np.all(dF >= 0)} (strict {np.all(dF > 0)}), "
-          f"T nonincreasing {np.all(dT <= 0)} (strict {np.all(dT < 0)})")
-    if not np.all(dF >= 0):
-        print("#    F decreases at x =", xg[1:][dF < 0][:8], dF[dF < 0][:8])
-    if not np.all(dT <= 0):
-        print("#    T increases at x =", xg[1:][dT > 0][:8], dT[dT > 0][:8])
+    uni = np.isin(xg, np.linspace(0, 1, a.ngrid))
+    dF, dT = np.diff(Fa[uni]), np.diff(Ta[uni])
+    print(f"# float64 monotone on uniform {a.ngrid}-point x grid: F nondecreasing {np.all(dF >= 0)}, "
+          f"T nonincreasing {np.all(dT <= 0)}")
+    lg = [rust_eval(AF, BF, AT, BT, float(e), 1.0) for e in 10.0 ** np.arange(-15, 15.0001, 0.001)]
+    lF, lT = np.array(lg).T
+    print(f"# float64 monotone on eps = 10^(-15..15 step 0.001): F nondecreasing {np.all(np.diff(lF) >= 0)}, "
+          f"T nonincreasing {np.all(np.diff(lT) <= 0)}")
+
+    def mp_poly(c, t):
+        acc = mp.mpf(c[-1])
+        for ci in reversed(c[:-1]):
+            acc = acc * t + mp.mpf(ci)
+        return acc
+
+    def mpF(x):
+        return x - x * (1 - x) * mp_poly(AF, 2 * x - 1) / mp_poly(BF, 2 * x - 1)
+
+    def mpT(x):
+        return 2 * (1 - x) / 3 - x * (1 - x) * mp_poly(AT, 2 * x - 1) / mp_poly(BT, 2 * x - 1)
+    xd = np.r_[np.logspace(-9, -2, 40), np.linspace(0.005, 0.995, 4001), 1 - np.logspace(-9, -2, 40)]
+    # dF/dx -> y/4 at x -> 1 and -dT/dx -> x at x -> 0, so scale by y resp. x
+    rF = min(mp.diff(mpF, mp.mpf(x)) / (1 - mp.mpf(x)) for x in xd)
+    rT = min(-mp.diff(mpT, mp.mpf(x)) / mp.mpf(x) for x in xd)
+    print(f"# exact-arithmetic derivative of the approximation on {len(xd)} points: "
+          f"min (dF/dx)/y = {float(rF):.4g}, min (-dT/dx)/x = {float(rT):.4g} (both > 0: strictly monotone)")
+    evalerr = 0.0
+    for x in np.linspace(0, 1, 2001):
+        f64 = rust_eval(AF, BF, AT, BT, float(x), float(1 - x))
+        evalerr = max(evalerr, abs(f64[0] - float(mpF(mp.mpf(x)))), abs(f64[1] - float(mpT(mp.mpf(x)))))
+    print(f"# float64 evaluation vs exact evaluation of the same rational: max diff {evalerr:.2e}")
     print(f"# bounds: F in [{Fa.min()}, {Fa.max()}], T in [{Ta.min()}, {Ta.max()}]")
     print(f"# exact limits: u=0 -> {rust_eval(AF, BF, AT, BT, 3.0, 0.0)}, "
           f"v=0 -> {rust_eval(AF, BF, AT, BT, 0.0, 3.0)}")
@@ -402,7 +447,7 @@ def main():
         Fv, Tv = rust_eval(AF, BF, AT, BT, eps, 1.0)
         print(f"# eps={eps}: 4 eps T={4 * eps * Tv:.12f}, 8 eps^2 (1-F)={8 * eps**2 * (1 - Fv):.6f}")
     # fixed point of the approximation by bisection on g = F - 2 eps T
-    lo, hi = 0.5, 0.8
+    lo, hi = 0.1, 2.0
     for _ in range(200):
         mid = 0.5 * (lo + hi)
         Fv, Tv = rust_eval(AF, BF, AT, BT, mid, 1.0)
@@ -410,7 +455,7 @@ def main():
             lo = mid
         else:
             hi = mid
-    print(f"# approx fixed point eps* = {0.5 * (lo + hi):.12f} (exact {mp.nstr(fp_exact, 12)})")
+    print(f"# approx fixed point eps* = {0.5 * (lo + hi)!r} (exact {mp.nstr(fp_exact, 17)})")
     print(f"# exact at eps*: F = {mp.nstr(Ffp, 17)}, T = {mp.nstr(Tfp, 17)}")
     print("\n// ---- Rust coefficient block ----")
     print(f"const AF: [f64; {len(AF)}] = [\n{fmt(AF)},\n];")

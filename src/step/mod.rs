@@ -165,32 +165,37 @@ impl World {
         true
     }
 
-    /// How many of the coming steps (at most `limit`) are certainly quiet: every moving disc
-    /// slides without spin, away from the hole, and can neither stop, use up its clearance
-    /// nor come near another moving disc within them. Conservative by two steps on every
-    /// bound, so rounding cannot make one of them eventful. 0 when unsure.
+    /// How many of the coming steps (at most `limit`) are certainly quiet: no moving disc
+    /// is over the hole, and none can stop sliding or spinning, use up its clearance or
+    /// come near another moving disc within them. Bounds use the largest decelerations
+    /// friction can give (`mu g`, and `(2/3) mu m g R / I` for spin) and the first step's
+    /// speed as the most any step covers; each is conservative by two steps, so rounding
+    /// cannot make one of them eventful. 0 when unsure.
     pub(crate) fn quiet_steps_ahead(&self, limit: u64) -> u64 {
         let h = self.physics.dt;
-        let a = self.physics.board_friction * self.physics.gravity;
+        let mu_g = self.physics.board_friction * self.physics.gravity;
         let mut k = limit as f64;
-        // Distance each moving disc covers in the first step: the most in any later step.
-        let first = |i: DiscId| h * (self.motion[i].speed - 0.5 * a * h);
         for &i in &self.moving {
             let (d, m) = (&self.discs[i], &self.motion[i]);
-            if d.spin != 0.0 || m.speed == 0.0 || m.hole_enter.is_some() {
+            if m.hole_enter.is_some() {
                 return 0;
             }
-            if a > 0.0 {
-                k = k.min(m.speed / (a * h) - 2.0);
+            if m.speed > 0.0 {
+                k = k.min(m.speed / (mu_g * h) - 2.0);
+                k = k.min((m.clear - CONTACT_SKIN) / (h * m.speed) - 2.0);
             }
-            k = k.min((m.clear - CONTACT_SKIN) / first(i) - 2.0);
+            if d.spin != 0.0 {
+                let max_spin_decel = (2.0 / 3.0) * mu_g * d.mass * d.radius / d.inertia();
+                k = k.min(d.spin.abs() / (max_spin_decel * h) - 2.0);
+            }
         }
         for ka in 0..self.moving.len() {
             for kb in ka + 1..self.moving.len() {
                 let (i, j) = (self.moving[ka], self.moving[kb]);
                 let (da, db) = (&self.discs[i], &self.discs[j]);
                 let gap = (db.pos - da.pos).length() - da.radius - db.radius - CONTACT_SKIN;
-                k = k.min(gap / (first(i) + first(j)) - 2.0);
+                let closing = h * (self.motion[i].speed + self.motion[j].speed);
+                k = k.min(gap / closing - 2.0);
             }
         }
         if k >= 1.0 { k as u64 } else { 0 }
@@ -200,11 +205,11 @@ impl World {
     /// calls to [`World::step`] that each found the step quiet, without the checks.
     pub(crate) fn glide(&mut self, n: u64) {
         let h = self.physics.dt;
-        for k in 0..self.moving.len() {
-            let i = self.moving[k];
-            set_decel(&self.discs[i], &mut self.motion[i], &self.physics, h);
-        }
         for _ in 0..n {
+            for k in 0..self.moving.len() {
+                let i = self.moving[k];
+                set_decel(&self.discs[i], &mut self.motion[i], &self.physics, h);
+            }
             self.advance_all(h);
         }
         self.steps += n;
