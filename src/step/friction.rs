@@ -21,7 +21,7 @@
 
 use crate::disc::Disc;
 use crate::params::Physics;
-use crate::step::farkas::friction_factors;
+use crate::step::farkas::tabulated_friction_factors as friction_factors;
 use crate::world::Motion;
 use glam::DVec2;
 
