@@ -168,7 +168,7 @@ impl World {
     /// everything came to rest, `false` if the shot was cut off.
     ///
     /// Bit-identical to calling [`World::step`] in a loop: runs of steps in which nothing
-    /// can happen are taken by [`World::glide`], which performs exactly the arithmetic
+    /// can happen are taken by `World::glide`, which performs exactly the arithmetic
     /// those steps would.
     pub fn run(&mut self) -> bool {
         let max_steps = (self.physics.max_time / self.physics.dt).ceil() as u64;

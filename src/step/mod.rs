@@ -10,7 +10,7 @@
 //!    with a disc or a peg, the centre crossing the hole's edge, the hole's capture timer,
 //!    the centre crossing the surface's edge), advance every moving disc to it in closed
 //!    form, resolve it (`response.rs`, `hole.rs`), and repeat until the step is used up.
-//!    Ties are broken by the total order of [`Ev`] (time, kind, ids).
+//!    Ties are broken by the total order of `Ev` (time, kind, ids).
 //! 5. **Separate pressed contacts**: overlaps that discs pushing each other left inside the
 //!    step (see ARCHITECTURE.md, "Pressed contacts") are pushed apart along the line of
 //!    centres, so no state between steps has bodies sunk into each other.
