@@ -1,12 +1,29 @@
 //! Many shots on a rayon pool, outcomes in input order, bit-identical to running them one
 //! by one: each shot is independent and deterministic, and results are collected in order
 //! (never reduced in parallel).
+//!
+//! - [`run_batch`]: a slice of shots in, a `Vec` of outcomes out.
+//! - [`stream_batch`]: any iterator of shots in, an iterator of outcomes out, computed
+//!   `chunk` shots at a time, so memory is bounded by the chunk whatever the batch's size.
+//! - [`map_ordered`]: the same streaming for any work indexed by `u64` (the Monte Carlo
+//!   studies use it: sample `i` is a function of `i`).
+//!
+//! Each chunk is mapped with `par_iter().map().collect()` into a `Vec` in order; chunk
+//! boundaries and the thread count only decide which thread computes which item, never
+//! what it computes, so every split of a batch gives the same results. Work runs on the
+//! rayon pool current when the results are pulled: wrap the loop in
+//! [`rayon::ThreadPool::install`] to choose the thread count.
 
 use crate::board::Board;
 use crate::error::InputError;
 use crate::params::Physics;
 use crate::shot::{Outcome, Shot, run_shot};
 use rayon::prelude::*;
+use std::ops::Range;
+
+/// Default chunk size of the streaming forms: large enough that the pause at each chunk's
+/// end costs little, small enough that memory stays small.
+pub const DEFAULT_CHUNK: usize = 4096;
 
 /// Runs every shot on the current rayon pool; result `k` belongs to `shots[k]`, with errors
 /// attributed to their shot index.
@@ -20,4 +37,131 @@ pub fn run_batch(
         .enumerate()
         .map(|(k, s)| run_shot(board, physics, s).map_err(|e| e.in_shot(k)))
         .collect()
+}
+
+/// The outcomes of a stream of shots, in order, computed `chunk` shots at a time on the
+/// current rayon pool (see [`stream_batch`]).
+pub struct BatchStream<'a, I> {
+    board: &'a Board,
+    physics: &'a Physics,
+    shots: I,
+    chunk: usize,
+    next_index: usize,
+    ready: std::vec::IntoIter<Result<Outcome, InputError>>,
+}
+
+/// Runs the shots of `shots` (any iterator, read lazily) and yields their outcomes in
+/// order, exactly as [`run_batch`] would: item `k` belongs to the `k`-th shot, errors carry
+/// its index. At most `chunk` shots and outcomes are held at once (`chunk` 0 counts as 1).
+pub fn stream_batch<'a, I: IntoIterator<Item = Shot>>(
+    board: &'a Board,
+    physics: &'a Physics,
+    shots: I,
+    chunk: usize,
+) -> BatchStream<'a, I::IntoIter> {
+    BatchStream {
+        board,
+        physics,
+        shots: shots.into_iter(),
+        chunk: chunk.max(1),
+        next_index: 0,
+        ready: Vec::new().into_iter(),
+    }
+}
+
+impl<I: Iterator<Item = Shot>> Iterator for BatchStream<'_, I> {
+    type Item = Result<Outcome, InputError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if let Some(out) = self.ready.next() {
+            return Some(out);
+        }
+        let shots: Vec<Shot> = self.shots.by_ref().take(self.chunk).collect();
+        if shots.is_empty() {
+            return None;
+        }
+        let first = self.next_index;
+        self.next_index += shots.len();
+        let (board, physics) = (self.board, self.physics);
+        let outcomes: Vec<_> = shots
+            .par_iter()
+            .enumerate()
+            .map(|(k, s)| run_shot(board, physics, s).map_err(|e| e.in_shot(first + k)))
+            .collect();
+        self.ready = outcomes.into_iter();
+        self.ready.next()
+    }
+}
+
+/// `f(i)` for every `i` of a range, in order, computed `chunk` at a time on the current
+/// rayon pool (see [`map_ordered`]).
+pub struct OrderedMap<F, T> {
+    f: F,
+    next: u64,
+    end: u64,
+    chunk: u64,
+    ready: std::vec::IntoIter<T>,
+}
+
+/// Yields `f(i)` for `i` in `range`, in order. Each chunk of `chunk` indices (a `chunk`
+/// of 0 counts as one) is computed in parallel and collected in order before any of it is
+/// yielded, so at most `chunk` results are held at once. For the results not to depend on
+/// the chunk size or the thread count, `f` must depend on `i` alone.
+pub fn map_ordered<T: Send, F: Fn(u64) -> T + Sync>(
+    range: Range<u64>,
+    chunk: usize,
+    f: F,
+) -> OrderedMap<F, T> {
+    OrderedMap {
+        f,
+        next: range.start,
+        end: range.end.max(range.start),
+        chunk: (chunk.max(1)) as u64,
+        ready: Vec::new().into_iter(),
+    }
+}
+
+impl<T: Send, F: Fn(u64) -> T + Sync> Iterator for OrderedMap<F, T> {
+    type Item = T;
+
+    fn next(&mut self) -> Option<T> {
+        if let Some(x) = self.ready.next() {
+            return Some(x);
+        }
+        if self.next >= self.end {
+            return None;
+        }
+        let start = self.next;
+        let len = self.chunk.min(self.end - start);
+        self.next += len;
+        let f = &self.f;
+        let items: Vec<T> = (0..len as usize)
+            .into_par_iter()
+            .map(|k| f(start + k as u64))
+            .collect();
+        self.ready = items.into_iter();
+        self.ready.next()
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.ready.len() as u64 + (self.end - self.next);
+        let n = usize::try_from(n).ok();
+        (n.unwrap_or(usize::MAX), n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn map_ordered_keeps_order_for_every_chunk() {
+        let want: Vec<u64> = (5..1005).map(|i| i * i).collect();
+        for chunk in [0, 1, 3, 64, 1000, 5000] {
+            let got: Vec<u64> = map_ordered(5..1005, chunk, |i| i * i).collect();
+            assert_eq!(got, want, "chunk {chunk}");
+        }
+        assert_eq!(map_ordered(7..7, 4, |i| i).count(), 0);
+        assert_eq!(map_ordered(0..10, 4, |i| i).size_hint(), (10, Some(10)));
+    }
 }

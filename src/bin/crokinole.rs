@@ -1,12 +1,28 @@
 //! The `crokinole` command: `simulate` runs a shot file and prints the outcome file,
-//! `params` prints the default board and physics. It only parses, validates, calls the
-//! library and prints; exit code 2 for bad input, 1 for I/O errors.
+//! `params` prints the default board and physics, `montecarlo` runs a study (one shot
+//! played many times with a player's error) and prints its summary or a shard's state,
+//! `merge` combines shard states into the summary, `play` plays whole games between
+//! strategies (docs/play.md); `simulate --rules` also judges each shot by the rules. It
+//! only parses, validates, calls the library and prints; exit code 2 for bad input, 1 for
+//! I/O errors.
 
+use clap::builder::TypedValueParser as _;
 use clap::{Parser, Subcommand};
-use crokinole::io::{params_json, parse_shot_file, write_outcomes};
+use crokinole::io::{
+    check_rules, judge_outcomes, params_json, parse_shot_file, write_outcomes, write_ruled_outcomes,
+};
+use crokinole::montecarlo::{
+    CHUNK, Plan, Shard, Tally, parse_state, parse_study_file, sample_line, state_json, summary_json,
+};
+use crokinole::play::{
+    DEFAULT_NOISE, DEFAULT_STRATEGIES, PlayConfig, Strategy, game_log_json, is_inline_noise,
+    parse_noise, parse_noise_json, parse_strategies,
+};
+use crokinole::rules::Ruleset;
 use crokinole::{Board, InputError, Outcome, Physics, Shot, run_batch};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::fmt;
-use std::io::{BufWriter, Read, Write};
+use std::io::{BufWriter, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -36,9 +52,113 @@ enum Command {
         /// Worker threads (default: all cores). The output does not depend on it.
         #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
         threads: Option<u32>,
+        /// Judge every shot by the rules: each shot needs `seat` (and `players` if 4);
+        /// each outcome gains a `rules` object and its `discs` show the position after the
+        /// rules (docs/play.md).
+        #[arg(long)]
+        rules: bool,
+        /// Rule set for --rules.
+        #[arg(long, value_name = "RULESET", requires = "rules", default_value = "traditional",
+              value_parser = ruleset_parser())]
+        ruleset: Ruleset,
     },
     /// Print the default `board` and `physics` blocks in shot-file form.
     Params,
+    /// Play one shot many times with a player's error and print the summary (JSON).
+    ///
+    /// FILE holds the position, the seat, the flick and the noise (docs/montecarlo.md).
+    /// Sample i depends only on (seed, i): the output is byte-identical for every
+    /// --threads, and `--shard K/N` runs plus `crokinole merge` give exactly the summary of
+    /// one run.
+    Montecarlo {
+        /// Study file to read, or `-` for standard input.
+        file: PathBuf,
+        /// Samples in the study.
+        #[arg(long, value_name = "N", default_value_t = 10_000,
+              value_parser = clap::value_parser!(u64).range(1..))]
+        samples: u64,
+        /// Seed of the player's error: same seed, same samples.
+        #[arg(long, value_name = "S", default_value_t = 0)]
+        seed: u64,
+        /// Worker threads (default: all cores). The output does not depend on it.
+        #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+        threads: Option<u32>,
+        /// Stream every sample's outcome to PATH as JSON lines, in sample order, flushed
+        /// as it goes (an interrupted run keeps every finished chunk of samples).
+        #[arg(long, value_name = "PATH")]
+        samples_out: Option<PathBuf>,
+        /// Run only the K-th of N equal slices of the samples (1-based) and print the
+        /// shard's state for `crokinole merge` instead of the summary.
+        #[arg(long, value_name = "K/N")]
+        shard: Option<Shard>,
+        /// Write the summary (or the shard state) here instead of standard output.
+        #[arg(long, short, value_name = "PATH")]
+        output: Option<PathBuf>,
+    },
+    /// Merge the shard states of one study (from `montecarlo --shard`) into its summary.
+    ///
+    /// The shards must come from the same study file, seed and sample count, and cover
+    /// every sample exactly once; the summary is byte-identical to one unsharded run.
+    Merge {
+        /// Shard state files, in any order.
+        #[arg(required = true, value_name = "SHARD")]
+        shards: Vec<PathBuf>,
+        /// Write the summary here instead of standard output.
+        #[arg(long, short, value_name = "PATH")]
+        output: Option<PathBuf>,
+    },
+    /// Play whole games between strategies; print the game log (one game) or a summary.
+    ///
+    /// Each game depends only on (--seed, game index): the output is byte-identical for
+    /// every --threads. Flags and both JSON shapes: docs/play.md.
+    Play {
+        /// Players: 2, or 4 in two partnerships.
+        #[arg(long, value_name = "N", default_value = "2",
+              value_parser = clap::builder::PossibleValuesParser::new(["2", "4"])
+                  .map(|s| if s == "4" { 4u8 } else { 2u8 }))]
+        players: u8,
+        /// Rule set.
+        #[arg(long, value_name = "RULESET", default_value = "traditional",
+              value_parser = ruleset_parser())]
+        ruleset: Ruleset,
+        /// Strategies, one per seat in play in seat order (with 4 players also one per
+        /// team): `random`, `greedy[:k=K]`, `montecarlo[:k=K][:m=M]`, each with an
+        /// optional `:spin=S`.
+        #[arg(long, value_name = "A,B[,C,D]", default_value = DEFAULT_STRATEGIES)]
+        strategies: String,
+        /// The players' error: `none`, `offset=..,aim=..,speed=..,spin=..` (missing keys
+        /// 0), or a JSON file holding such an object.
+        #[arg(long, value_name = "SPEC|FILE", default_value = DEFAULT_NOISE)]
+        noise: String,
+        /// Seed of the run: game g is a function of (seed, g).
+        #[arg(long, value_name = "S", default_value_t = 0)]
+        seed: u64,
+        /// Games to play: 1 prints the game log, more print a summary.
+        #[arg(long, value_name = "N", default_value_t = 1,
+              value_parser = clap::value_parser!(u64).range(1..))]
+        games: u64,
+        /// A game not over after this many rounds stops unfinished (traditional games).
+        #[arg(long, value_name = "N", default_value_t = 100,
+              value_parser = clap::value_parser!(u32).range(1..))]
+        max_rounds: u32,
+        /// Worker threads (default: all cores). The output does not depend on it.
+        #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+        threads: Option<u32>,
+        /// Write the log (or the summary) here instead of standard output.
+        #[arg(long, short, value_name = "PATH")]
+        output: Option<PathBuf>,
+    },
+}
+
+/// The `--ruleset` values: `traditional` or `tournament`.
+fn ruleset_parser() -> impl clap::builder::TypedValueParser<Value = Ruleset> {
+    clap::builder::PossibleValuesParser::new(["traditional", "tournament"]).map(|s| {
+        if s == "tournament" {
+            Ruleset::Tournament
+        } else {
+            Ruleset::Traditional
+        }
+    })
 }
 
 /// Why a command failed.
@@ -74,8 +194,50 @@ fn main() -> ExitCode {
             file,
             output,
             threads,
-        } => simulate(&file, output.as_deref(), threads),
+            rules,
+            ruleset,
+        } => simulate(&file, output.as_deref(), threads, rules.then_some(ruleset)),
         Command::Params => params(),
+        Command::Montecarlo {
+            file,
+            samples,
+            seed,
+            threads,
+            samples_out,
+            shard,
+            output,
+        } => montecarlo(
+            &file,
+            Plan::new(seed, samples, shard),
+            shard.is_some(),
+            threads,
+            samples_out.as_deref(),
+            output.as_deref(),
+        ),
+        Command::Merge { shards, output } => merge(&shards, output.as_deref()),
+        Command::Play {
+            players,
+            ruleset,
+            strategies,
+            noise,
+            seed,
+            games,
+            max_rounds,
+            threads,
+            output,
+        } => play(
+            PlayArgs {
+                players,
+                ruleset,
+                strategies,
+                noise,
+                seed,
+                games,
+                max_rounds,
+            },
+            threads,
+            output.as_deref(),
+        ),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -86,20 +248,44 @@ fn main() -> ExitCode {
     }
 }
 
-/// `crokinole simulate`: read and check every shot, run them on `threads` workers, write
-/// the outcomes. Nothing is written unless every shot is valid.
-fn simulate(file: &Path, output: Option<&Path>, threads: Option<u32>) -> Result<(), Failure> {
+/// `crokinole simulate`: read and check every shot (with `rules`, also its seat and
+/// placement), run them on `threads` workers, write the outcomes (with `rules`, judged).
+/// Nothing is written unless every shot is valid.
+fn simulate(
+    file: &Path,
+    output: Option<&Path>,
+    threads: Option<u32>,
+    rules: Option<Ruleset>,
+) -> Result<(), Failure> {
     let text = read_input(file)?;
     let (board, physics, entries) = parse_shot_file(&text).map_err(Failure::Input)?;
-    let shots: Vec<Shot> = entries.into_iter().map(|e| e.shot).collect();
+    if let Some(ruleset) = rules {
+        check_rules(&board, &physics, &entries, ruleset).map_err(Failure::Input)?;
+    }
+    let shots: Vec<Shot> = entries.iter().map(|e| e.shot.clone()).collect();
     let outcomes = run(&board, &physics, &shots, threads)?;
-    write_output(output, |w| write_outcomes(w, &outcomes))
+    match rules {
+        None => write_output(output, |w| write_outcomes(w, &outcomes)),
+        Some(ruleset) => {
+            let verdicts = judge_outcomes(&board, &physics, &entries, &outcomes, ruleset)
+                .map_err(Failure::Input)?;
+            write_output(output, |w| write_ruled_outcomes(w, &outcomes, &verdicts))
+        }
+    }
 }
 
 /// `crokinole params`: the defaults, in the form a shot file's blocks take.
 fn params() -> Result<(), Failure> {
     let text = params_json(&Board::tournament(), &Physics::default());
     write_output(None, |w| writeln!(w, "{text}"))
+}
+
+/// A pool of `threads` workers (all cores if `None`).
+fn pool(threads: Option<u32>) -> Result<rayon::ThreadPool, Failure> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.map_or(0, |n| n as usize))
+        .build()
+        .map_err(|e| Failure::Io(format!("cannot start worker threads: {e}")))
 }
 
 /// Runs the shots on a pool of `threads` workers (all cores if `None`).
@@ -109,11 +295,8 @@ fn run(
     shots: &[Shot],
     threads: Option<u32>,
 ) -> Result<Vec<Outcome>, Failure> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.map_or(0, |n| n as usize))
-        .build()
-        .map_err(|e| Failure::Io(format!("cannot start worker threads: {e}")))?;
-    pool.install(|| run_batch(board, physics, shots))
+    pool(threads)?
+        .install(|| run_batch(board, physics, shots))
         .into_iter()
         .collect::<Result<Vec<_>, _>>()
         .map_err(Failure::Input)
@@ -155,4 +338,193 @@ fn write_output(
     let mut w = BufWriter::new(sink);
     write(&mut w).map_err(fail)?;
     w.flush().map_err(fail)
+}
+
+/// A progress bar with rate and ETA on standard error when it is a terminal; hidden
+/// otherwise (logs and pipes stay clean).
+fn progress_bar(len: u64) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template(
+        "{wide_bar} {human_pos}/{human_len} samples, {rate} samples/s, ETA {eta}",
+    ) {
+        let style = style.with_key(
+            "rate",
+            |state: &indicatif::ProgressState, w: &mut dyn fmt::Write| {
+                let _ = write!(w, "{:.0}", state.per_sec());
+            },
+        );
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// `crokinole montecarlo`: read and check the study and the plan, then (only then) create
+/// the samples file, run the samples in order on `threads` workers, streaming each chunk's
+/// lines to the samples file as it completes, and print the summary, or the shard's state
+/// with `--shard`.
+fn montecarlo(
+    file: &Path,
+    plan: Result<Plan, InputError>,
+    sharded: bool,
+    threads: Option<u32>,
+    samples_out: Option<&Path>,
+    output: Option<&Path>,
+) -> Result<(), Failure> {
+    let text = read_input(file)?;
+    let study = parse_study_file(&text).map_err(Failure::Input)?;
+    let plan = plan.map_err(Failure::Input)?;
+    let pool = pool(threads)?;
+    let mut lines = match samples_out {
+        Some(path) => Some(SampleLines::create(path)?),
+        None => None,
+    };
+    let bar = progress_bar(plan.range.end - plan.range.start);
+    let write_lines = lines.is_some();
+    let tally = pool.install(|| {
+        study.run(
+            &plan,
+            CHUNK,
+            |s| write_lines.then(|| sample_line(s)),
+            |line| {
+                bar.inc(1);
+                match (&mut lines, line) {
+                    (Some(out), Some(line)) => out.push(&line),
+                    _ => Ok(()),
+                }
+            },
+        )
+    });
+    bar.finish_and_clear();
+    let tally = tally?;
+    if let Some(out) = lines {
+        out.finish()?;
+    }
+    let text = if sharded {
+        state_json(&tally)
+    } else {
+        summary_json(&tally.summary().map_err(Failure::Input)?)
+    };
+    write_output(output, |w| w.write_all(text.as_bytes()))
+}
+
+/// The samples file: lines collect in memory and go to the file a chunk at a time, each
+/// chunk in one write of whole lines, so a run stopped at any point leaves only whole
+/// lines of finished samples.
+struct SampleLines {
+    path: PathBuf,
+    file: std::fs::File,
+    buf: Vec<u8>,
+    pending: usize,
+}
+
+impl SampleLines {
+    fn create(path: &Path) -> Result<SampleLines, Failure> {
+        let file = std::fs::File::create(path)
+            .map_err(|e| Failure::Io(format!("cannot write `{}`: {e}", path.display())))?;
+        Ok(SampleLines {
+            path: path.to_path_buf(),
+            file,
+            buf: Vec::new(),
+            pending: 0,
+        })
+    }
+
+    fn push(&mut self, line: &str) -> Result<(), Failure> {
+        self.buf.extend_from_slice(line.as_bytes());
+        self.pending += 1;
+        if self.pending == CHUNK {
+            self.write()?;
+        }
+        Ok(())
+    }
+
+    fn write(&mut self) -> Result<(), Failure> {
+        self.file
+            .write_all(&self.buf)
+            .and_then(|()| self.file.flush())
+            .map_err(|e| Failure::Io(format!("cannot write `{}`: {e}", self.path.display())))?;
+        self.buf.clear();
+        self.pending = 0;
+        Ok(())
+    }
+
+    fn finish(mut self) -> Result<(), Failure> {
+        self.write()
+    }
+}
+
+/// `crokinole merge`: read every shard state, check that they belong together and cover
+/// the study exactly once, and print the summary one run would have printed.
+fn merge(shards: &[PathBuf], output: Option<&Path>) -> Result<(), Failure> {
+    let mut parts = Vec::with_capacity(shards.len());
+    for path in shards {
+        let text = read_input(path)?;
+        let tally: Tally = parse_state(&text).map_err(|e| {
+            Failure::Input(InputError::new(
+                e.field,
+                format!("{} (shard `{}`)", e.problem, path.display()),
+            ))
+        })?;
+        parts.push((path.display().to_string(), tally));
+    }
+    let whole = Tally::merge(parts).map_err(Failure::Input)?;
+    let summary = whole.summary().map_err(Failure::Input)?;
+    write_output(output, |w| w.write_all(summary_json(&summary).as_bytes()))
+}
+
+/// The game flags of `crokinole play`.
+struct PlayArgs {
+    players: u8,
+    ruleset: Ruleset,
+    strategies: String,
+    noise: String,
+    seed: u64,
+    games: u64,
+    max_rounds: u32,
+}
+
+/// `crokinole play`: read and check the noise and the strategies, then play the games on
+/// `threads` workers and print the game log (one game) or the summary (more).
+fn play(args: PlayArgs, threads: Option<u32>, output: Option<&Path>) -> Result<(), Failure> {
+    let noise = if is_inline_noise(&args.noise) {
+        parse_noise(&args.noise)
+    } else {
+        // A value that is neither inline nor a readable file is a bad flag (exit 2).
+        let text = read_input(Path::new(&args.noise)).map_err(|e| {
+            Failure::Input(InputError::new(
+                "noise",
+                format!("not `none`, KEY=VALUE pairs or a readable file: {e}"),
+            ))
+        })?;
+        parse_noise_json(&text)
+    }
+    .map_err(Failure::Input)?;
+    let strategies = parse_strategies(&args.strategies, noise).map_err(Failure::Input)?;
+    let config = PlayConfig {
+        board: Board::tournament(),
+        physics: Physics::default(),
+        players: args.players,
+        ruleset: args.ruleset,
+        strategies: strategies
+            .into_iter()
+            .map(|s| Box::new(s) as Box<dyn Strategy>)
+            .collect(),
+        noise,
+        seed: args.seed,
+        max_rounds: args.max_rounds,
+    };
+    config.check().map_err(Failure::Input)?;
+    let pool = pool(threads)?;
+    let text = if args.games == 1 {
+        pool.install(|| config.play(0))
+            .map(|log| game_log_json(&log))
+    } else {
+        pool.install(|| config.play_many(args.games))
+            .map(|s| crokinole::play::summary_json(&s))
+    }
+    .map_err(|e| Failure::Io(format!("{e}")))?;
+    write_output(output, |w| w.write_all(text.as_bytes()))
 }

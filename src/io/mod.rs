@@ -7,7 +7,9 @@
 mod json_path;
 mod outcome_file;
 mod pretty;
+mod ruled;
 mod shot_file;
 
-pub use outcome_file::{outcomes_to_string, state_name, write_outcomes};
+pub use outcome_file::{outcomes_to_string, serialize_outcome, state_name, write_outcomes};
+pub use ruled::{check_rules, judge_outcomes, state_after_rules, write_ruled_outcomes};
 pub use shot_file::{ShotEntry, params_json, parse_shot_file};

@@ -34,7 +34,7 @@ impl Serialize for DiscJson<'_> {
 }
 
 /// `{"t", "kind", "a"[, "b" | "peg"]}`.
-struct EventJson<'a>(&'a Event);
+pub(super) struct EventJson<'a>(pub(super) &'a Event);
 
 impl Serialize for EventJson<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -75,12 +75,19 @@ impl Serialize for OutcomeJson<'_> {
 }
 
 /// A slice serialized through a wrapper, without copying it.
-struct Seq<'a, T, W>(&'a [T], fn(&'a T) -> W);
+pub(super) struct Seq<'a, T, W>(pub(super) &'a [T], pub(super) fn(&'a T) -> W);
 
 impl<T, W: Serialize> Serialize for Seq<'_, T, W> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.collect_seq(self.0.iter().map(self.1))
     }
+}
+
+/// Serializes one outcome exactly as in the outcome file (`{"discs", "events", "steps",
+/// "time"[, "cut_off": true]}`), for other documents that embed outcomes (the game log of
+/// `crokinole play`).
+pub fn serialize_outcome<S: Serializer>(o: &Outcome, s: S) -> Result<S::Ok, S::Error> {
+    OutcomeJson(o).serialize(s)
 }
 
 /// `{"outcomes": [...]}`.

@@ -1,0 +1,183 @@
+//! The `--rules` form of the outcome file (`crokinole simulate --rules`): every shot of a
+//! shot file judged by the rules layer, each outcome carrying a `rules` object (the
+//! [`ShotVerdict`]) and its `discs` showing the position after the rules.
+//!
+//! Up front, before anything runs, every shot must have a `seat` ([`check_rules`]) and a
+//! legal placement for that seat, player count and rule set
+//! ([`crate::rules::check_placement`]: the shooter's team must be the seat's team). After
+//! the batch, [`judge_outcomes`] applies [`apply_rules`] to each outcome in order.
+//!
+//! In the `--rules` outcome every disc keeps its place in `discs` (its id), with the
+//! engine's `team` and `pos`, and a `state` after the rules: `board` (still on the board:
+//! it is in the verdict's `position`), `hole` (set aside as a 20: in `twenties`), `ditch`
+//! (went over the edge: removed with reason `ditch`) or `removed` (taken off by a rule or
+//! for resting on or beyond the shooting line: removed with reason `opening_rule`,
+//! `must_hit` or `on_or_beyond_shooting_line`). `pos` stays where the engine left the
+//! disc (for `hole` and `ditch`, where it left the surface). The keys `events`, `steps`,
+//! `time` and `cut_off` are exactly those of the plain outcome, followed by `rules`.
+
+use super::outcome_file::{EventJson, Seq};
+use crate::board::Board;
+use crate::disc::{Disc, DiscId};
+use crate::error::InputError;
+use crate::io::ShotEntry;
+use crate::params::Physics;
+use crate::rules::{RemovalReason, Ruleset, ShotVerdict, apply_rules, check_placement};
+use crate::shot::Outcome;
+use serde::Serialize;
+use serde::ser::{SerializeStruct, Serializer};
+use std::io::Write;
+
+/// The seat of shot `k`, required with `--rules` (field `shots[k].seat`).
+fn seat_of(k: usize, e: &ShotEntry) -> Result<u8, InputError> {
+    e.seat.ok_or_else(|| {
+        InputError::new(
+            "seat",
+            "missing: required with --rules (the shooter's seat, 0-3; \
+             and `players` if there are 4)",
+        )
+        .in_shot(k)
+    })
+}
+
+/// Checks every shot for `--rules` before anything runs, in shot order: a `seat` is
+/// given, and the placement is legal for it ([`check_placement`] with the shot's
+/// `players` and `ruleset`; the shooter's team must be the seat's team). The first problem
+/// is returned with its shot index and field (`shots[2].seat`, `shots[0].shooter.team`,
+/// `shots[1].shooter.pos`).
+pub fn check_rules(
+    board: &Board,
+    physics: &Physics,
+    entries: &[ShotEntry],
+    ruleset: Ruleset,
+) -> Result<(), InputError> {
+    for (k, e) in entries.iter().enumerate() {
+        let seat = seat_of(k, e)?;
+        check_placement(
+            board,
+            physics.disc_radius,
+            seat,
+            e.players,
+            ruleset,
+            &e.shot.shooter,
+        )
+        .map_err(|p| InputError::from(p).in_shot(k))?;
+    }
+    Ok(())
+}
+
+/// The verdict of every shot ([`apply_rules`]) from its outcome, in shot order
+/// (`outcomes[k]` must be the outcome of `entries[k]`).
+pub fn judge_outcomes(
+    board: &Board,
+    physics: &Physics,
+    entries: &[ShotEntry],
+    outcomes: &[Outcome],
+    ruleset: Ruleset,
+) -> Result<Vec<ShotVerdict>, InputError> {
+    entries
+        .iter()
+        .zip(outcomes)
+        .enumerate()
+        .map(|(k, (e, o))| {
+            let seat = seat_of(k, e)?;
+            apply_rules(board, physics, &e.shot, o, seat, e.players, ruleset)
+                .map_err(|x| x.in_shot(k))
+        })
+        .collect()
+}
+
+/// The state of disc `id` after the rules: `hole` (a 20), `ditch`, `removed` or `board`.
+pub fn state_after_rules(verdict: &ShotVerdict, id: DiscId) -> &'static str {
+    if verdict.twenties.iter().any(|t| t.id == id) {
+        return "hole";
+    }
+    match verdict.removed.iter().find(|r| r.id == id) {
+        Some(r) if r.reason == RemovalReason::Ditch => "ditch",
+        Some(_) => "removed",
+        None => "board",
+    }
+}
+
+/// `{"team", "pos", "state"}` with the state after the rules.
+struct RuledDisc<'a>(&'a Disc, &'static str);
+
+impl Serialize for RuledDisc<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_struct("Disc", 3)?;
+        m.serialize_field("team", &self.0.team)?;
+        m.serialize_field("pos", &self.0.pos.to_array())?;
+        m.serialize_field("state", self.1)?;
+        m.end()
+    }
+}
+
+/// The discs of an outcome with their states after the rules.
+struct RuledDiscs<'a>(&'a Outcome, &'a ShotVerdict);
+
+impl Serialize for RuledDiscs<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(
+            self.0
+                .discs
+                .iter()
+                .enumerate()
+                .map(|(id, d)| RuledDisc(d, state_after_rules(self.1, id))),
+        )
+    }
+}
+
+/// `{"discs", "events", "steps", "time"[, "cut_off": true], "rules"}`.
+struct RuledOutcomeJson<'a>(&'a Outcome, &'a ShotVerdict);
+
+impl Serialize for RuledOutcomeJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let o = self.0;
+        let mut m = s.serialize_struct("Outcome", 5 + usize::from(o.cut_off))?;
+        m.serialize_field("discs", &RuledDiscs(o, self.1))?;
+        m.serialize_field("events", &Seq(&o.events, EventJson))?;
+        m.serialize_field("steps", &o.steps)?;
+        m.serialize_field("time", &o.time)?;
+        if o.cut_off {
+            m.serialize_field("cut_off", &true)?;
+        }
+        m.serialize_field("rules", self.1)?;
+        m.end()
+    }
+}
+
+/// `{"outcomes": [...]}` with rules.
+struct RuledFileJson<'a>(&'a [Outcome], &'a [ShotVerdict]);
+
+impl Serialize for RuledFileJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_struct("OutcomeFile", 1)?;
+        m.serialize_field("outcomes", &Outcomes(self.0, self.1))?;
+        m.end()
+    }
+}
+
+/// The outcomes paired with their verdicts.
+struct Outcomes<'a>(&'a [Outcome], &'a [ShotVerdict]);
+
+impl Serialize for Outcomes<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(
+            self.0
+                .iter()
+                .zip(self.1)
+                .map(|(o, v)| RuledOutcomeJson(o, v)),
+        )
+    }
+}
+
+/// Writes the `--rules` outcome file (`outcomes[k]` judged by `verdicts[k]`) to `w` as
+/// compact JSON followed by a newline. Wrap `w` in a `BufWriter`.
+pub fn write_ruled_outcomes<W: Write>(
+    mut w: W,
+    outcomes: &[Outcome],
+    verdicts: &[ShotVerdict],
+) -> std::io::Result<()> {
+    serde_json::to_writer(&mut w, &RuledFileJson(outcomes, verdicts))?;
+    w.write_all(b"\n")
+}

@@ -1,0 +1,723 @@
+//! The JSON of Monte Carlo studies (`docs/montecarlo.md`): reading the study file into a
+//! checked [`Study`], the canonical form behind the input hash, one line per sample, the
+//! summary, and the shard state that `crokinole merge` reads back.
+//!
+//! Conventions are those of the shot file (`shared/spec/shot-file.md`): SI units and
+//! radians, unknown keys and `null` refused, a structure only as an object, errors naming
+//! the field (`flick.speed`, `discs[2].pos[0]`) and, for JSON errors, the line and column.
+//! The `board` and `physics` blocks are read by the shot-file reader itself
+//! ([`parse_shot_file`]), so they take exactly the keys and defaults of a shot file.
+
+use super::flick::PlayerFlick;
+use super::noise::Noise;
+use super::study::{Sample, Study, StudySpec};
+use super::tally::{POSITIONS_CAP, Summary, Tally};
+use crate::error::InputError;
+use crate::io::{outcomes_to_string, params_json, parse_shot_file};
+use crate::shot::Placed;
+use glam::DVec2;
+use serde::de::Visitor;
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::value::RawValue;
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+
+/// The `format` key of a shard state file.
+pub const STATE_FORMAT: &str = "crokinole-montecarlo-state";
+/// The `version` of the shard state format written and read here.
+pub const STATE_VERSION: u32 = 1;
+
+/// An optional key that, when present, must hold a value: `null` is refused.
+fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
+    T::deserialize(d).map(Some)
+}
+
+/// A struct read only from a JSON object (serde's derive would also take an array).
+struct Obj<T>(T);
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Obj<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        T::deserialize(MapOnly(d)).map(Obj)
+    }
+}
+
+/// A deserializer that asks its inner one for a map whatever it is asked for.
+struct MapOnly<D>(D);
+
+impl<'de, D: Deserializer<'de>> Deserializer<'de> for MapOnly<D> {
+    type Error = D::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+        self.0.deserialize_map(visitor)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
+        identifier ignored_any
+    }
+}
+
+/// The study file.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, expecting = "a study file object")]
+struct StudyFileJson<'a> {
+    #[serde(default, deserialize_with = "present")]
+    #[allow(dead_code)]
+    description: Option<String>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    board: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    physics: Option<&'a RawValue>,
+    #[serde(default, deserialize_with = "present")]
+    players: Option<u8>,
+    seat: u8,
+    #[serde(default, deserialize_with = "present")]
+    discs: Option<Vec<Obj<DiscJson>>>,
+    flick: Obj<FlickJson>,
+    #[serde(default, deserialize_with = "present")]
+    noise: Option<Obj<NoiseJson>>,
+}
+
+/// A disc at rest.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, expecting = "a disc object {team, pos}")]
+struct DiscJson {
+    team: u8,
+    pos: [f64; 2],
+}
+
+/// The intended flick.
+#[derive(Deserialize)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a flick object {offset, aim, target, speed, spin}"
+)]
+struct FlickJson {
+    #[serde(default, deserialize_with = "present")]
+    offset: Option<f64>,
+    #[serde(default, deserialize_with = "present")]
+    aim: Option<f64>,
+    #[serde(default, deserialize_with = "present")]
+    target: Option<[f64; 2]>,
+    speed: f64,
+    #[serde(default, deserialize_with = "present")]
+    spin: Option<f64>,
+}
+
+/// The noise widths.
+#[derive(Deserialize)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a noise object {offset, aim, speed, spin}"
+)]
+struct NoiseJson {
+    #[serde(default, deserialize_with = "present")]
+    offset: Option<f64>,
+    #[serde(default, deserialize_with = "present")]
+    aim: Option<f64>,
+    #[serde(default, deserialize_with = "present")]
+    speed: Option<f64>,
+    #[serde(default, deserialize_with = "present")]
+    spin: Option<f64>,
+}
+
+/// Reads `text` as JSON into `T`, with errors naming the path of the field and the line
+/// and column (`file` when the error is not inside any field). Trailing text is refused.
+fn from_json<'a, T: Deserialize<'a>>(text: &'a str) -> Result<T, InputError> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let path = e.path().to_string();
+        json_error(text, path, e.into_inner())
+    })?;
+    de.end().map_err(|e| json_error(text, String::new(), e))?;
+    Ok(value)
+}
+
+/// A `serde_json` error at `path` as an [`InputError`].
+fn json_error(text: &str, path: String, err: serde_json::Error) -> InputError {
+    let mut problem = err.to_string();
+    if err.line() > 0 {
+        let start: usize = text
+            .split_inclusive('\n')
+            .take(err.line() - 1)
+            .map(str::len)
+            .sum();
+        let at = (start + err.column()).min(text.len());
+        let word = text
+            .get(at.saturating_sub(1)..)
+            .unwrap_or("")
+            .trim_start_matches(['-', '+']);
+        if ["NaN", "Infinity", "inf", "nan"]
+            .iter()
+            .any(|w| word.starts_with(w))
+        {
+            problem.push_str(" (NaN and Infinity are not JSON numbers)");
+        }
+    }
+    // The path ends with an unknown key's name already; `.` is the top level.
+    let field = if path == "." || path.is_empty() {
+        "file".to_string()
+    } else {
+        path
+    };
+    InputError::new(field, problem)
+}
+
+/// Runs the shot-file reader on the `key` block alone (`board` or `physics`), laid out so
+/// that the block sits at the same line and column as in `text`: its errors then name the
+/// field (`board.pegs[1]`) and the position exactly as for the study file.
+fn read_block(text: &str, key: &str, raw: &RawValue) -> String {
+    let block = raw.get();
+    let offset = (block.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
+    let head = format!("{{\"{key}\":");
+    let mut synth = String::with_capacity(offset + block.len() + 16);
+    if let Some(before) = text.get(..offset) {
+        let line = before.matches('\n').count();
+        let col = offset - before.rfind('\n').map_or(0, |k| k + 1);
+        if col >= head.len() {
+            synth.extend(std::iter::repeat_n('\n', line));
+            synth.extend(std::iter::repeat_n(' ', col - head.len()));
+            synth.push_str(&head);
+        } else if line >= 1 {
+            synth.extend(std::iter::repeat_n('\n', line - 1));
+            synth.push_str(&head);
+            synth.push('\n');
+            synth.extend(std::iter::repeat_n(' ', col));
+        } else {
+            synth.push_str(&head);
+        }
+    } else {
+        synth.push_str(&head);
+    }
+    synth.push_str(block);
+    synth.push_str(",\"shots\":[]}");
+    synth
+}
+
+/// Parses and checks a study file ([`Study::new`]): the JSON, the `board` and `physics`
+/// blocks (as in a shot file), the seat and players, every disc, the flick and the noise.
+/// Errors name the field as in the file (`flick.offset`, `discs[1].pos`, `noise.speed`,
+/// `physics.dt`) and, for JSON errors, the line and column.
+pub fn parse_study_file(text: &str) -> Result<Study, InputError> {
+    let Obj(file): Obj<StudyFileJson> = from_json(text)?;
+    let (mut board, mut physics) = (crate::Board::tournament(), crate::Physics::default());
+    if let Some(raw) = file.board {
+        board = parse_shot_file(&read_block(text, "board", raw))?.0;
+    }
+    if let Some(raw) = file.physics {
+        physics = parse_shot_file(&read_block(text, "physics", raw))?.1;
+    }
+    let f = file.flick.0;
+    let n = file.noise.map(|n| n.0);
+    let spec = StudySpec {
+        board,
+        physics,
+        players: file.players.unwrap_or(2),
+        seat: file.seat,
+        discs: file
+            .discs
+            .unwrap_or_default()
+            .into_iter()
+            .map(|Obj(d)| Placed {
+                team: d.team,
+                pos: DVec2::from(d.pos),
+            })
+            .collect(),
+        flick: PlayerFlick {
+            offset: f.offset.unwrap_or(0.0),
+            aim: f.aim.unwrap_or(0.0),
+            target: f.target.map(DVec2::from),
+            speed: f.speed,
+            spin: f.spin.unwrap_or(0.0),
+        },
+        noise: match n {
+            None => Noise::NONE,
+            Some(n) => Noise {
+                offset: n.offset.unwrap_or(0.0),
+                aim: n.aim.unwrap_or(0.0),
+                speed: n.speed.unwrap_or(0.0),
+                spin: n.spin.unwrap_or(0.0),
+            },
+        },
+    };
+    Study::new(spec)
+}
+
+/// FNV-1a, 64 bit.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// The study in one canonical text: the `board` and `physics` blocks with every key
+/// ([`params_json`]), then players, seat, discs, flick and noise with every default filled
+/// in, numbers in shortest round-trip form. Two files that define the same study give the
+/// same text whatever their layout, key order or omitted defaults.
+pub fn canonical_json(spec: &StudySpec) -> String {
+    let f = &spec.flick;
+    let n = &spec.noise;
+    let rest = serde_json::json!({
+        "players": spec.players,
+        "seat": spec.seat,
+        "discs": spec.discs.iter().map(|d| serde_json::json!({"team": d.team, "pos": d.pos.to_array()})).collect::<Vec<_>>(),
+        "flick": {
+            "offset": f.offset, "aim": f.aim, "target": f.target.map(|t| t.to_array()),
+            "speed": f.speed, "spin": f.spin,
+        },
+        "noise": {"offset": n.offset, "aim": n.aim, "speed": n.speed, "spin": n.spin},
+    });
+    format!(
+        "crokinole montecarlo study 1\n{}\n{rest}\n",
+        params_json(&spec.board, &spec.physics)
+    )
+}
+
+/// The input hash of a study: [`fnv1a`] of its [`canonical_json`].
+pub fn input_hash(spec: &StudySpec) -> u64 {
+    fnv1a(canonical_json(spec).as_bytes())
+}
+
+/// One line of the samples file (compact JSON and a newline): `sample`, the `flick` as
+/// played (`offset`, `aim`, `speed`, `spin`), `class`, `score_change`, `opponent_hits`,
+/// `opponents_moved`, and the `outcome` exactly as in an outcome file.
+pub fn sample_line(s: &Sample) -> String {
+    #[derive(Serialize)]
+    struct FlickOut {
+        offset: f64,
+        aim: f64,
+        speed: f64,
+        spin: f64,
+    }
+    #[derive(Serialize)]
+    struct Line<'a> {
+        sample: u64,
+        flick: FlickOut,
+        class: &'static str,
+        score_change: i64,
+        opponent_hits: u32,
+        opponents_moved: bool,
+        outcome: &'a RawValue,
+    }
+    let file = outcomes_to_string(std::slice::from_ref(&s.outcome));
+    let outcome = file
+        .strip_prefix("{\"outcomes\":[")
+        .and_then(|t| t.strip_suffix("]}\n"))
+        .expect("an outcome file of one outcome");
+    let outcome: Box<RawValue> =
+        RawValue::from_string(outcome.to_string()).expect("the outcome is JSON");
+    let line = Line {
+        sample: s.index,
+        flick: FlickOut {
+            offset: s.flick.offset,
+            aim: s.flick.aim,
+            speed: s.flick.speed,
+            spin: s.flick.spin,
+        },
+        class: s.result.class.name(),
+        score_change: s.result.score_change,
+        opponent_hits: s.result.opponent_hits,
+        opponents_moved: s.result.opponents_moved,
+        outcome: &outcome,
+    };
+    let mut text = serde_json::to_string(&line).expect("plain data serializes");
+    text.push('\n');
+    text
+}
+
+/// A formatter for the summary and the state: the top object and the objects directly in
+/// it indented by two spaces, one key a line; deeper objects and every array on one line
+/// (`"twenty": {"count": 9, "p": 0.9, "ci95": [0.6, 0.98]}`, `[[15, 142], [20, 1858]]`).
+#[derive(Default)]
+struct Layout {
+    /// Open containers: (array or inline, holds something yet).
+    stack: Vec<(bool, bool)>,
+}
+
+impl Layout {
+    fn indent<W: ?Sized + Write>(&self, w: &mut W) -> io::Result<()> {
+        let depth = self.stack.iter().filter(|(inline, _)| !inline).count();
+        w.write_all(b"\n")?;
+        (0..depth).try_for_each(|_| w.write_all(b"  "))
+    }
+
+    fn inline(&self) -> bool {
+        self.stack.last().is_some_and(|&(inline, _)| inline)
+    }
+}
+
+impl serde_json::ser::Formatter for Layout {
+    fn begin_array<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.stack.push((true, false));
+        w.write_all(b"[")
+    }
+    fn end_array<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.stack.pop();
+        w.write_all(b"]")
+    }
+    fn begin_array_value<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
+        if !first {
+            w.write_all(b", ")?;
+        }
+        Ok(())
+    }
+    fn end_array_value<W: ?Sized + Write>(&mut self, _: &mut W) -> io::Result<()> {
+        Ok(())
+    }
+    fn begin_object<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+        let inline = self.inline() || self.stack.len() >= 2;
+        self.stack.push((inline, false));
+        w.write_all(b"{")
+    }
+    fn end_object<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+        let (inline, used) = self.stack.pop().expect("balanced");
+        if used && !inline {
+            self.indent(w)?;
+        }
+        w.write_all(b"}")
+    }
+    fn begin_object_key<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
+        if let Some(top) = self.stack.last_mut() {
+            top.1 = true;
+        }
+        if self.inline() {
+            return w.write_all(if first { b"" } else { b", " });
+        }
+        if !first {
+            w.write_all(b",")?;
+        }
+        self.indent(w)
+    }
+    fn begin_object_value<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+        w.write_all(b": ")
+    }
+    fn end_object_value<W: ?Sized + Write>(&mut self, _: &mut W) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// `value` laid out by [`Layout`], with a trailing newline.
+fn layout<T: Serialize>(value: &T) -> String {
+    let mut out = Vec::new();
+    let mut ser = serde_json::Serializer::with_formatter(&mut out, Layout::default());
+    value.serialize(&mut ser).expect("plain data serializes");
+    out.push(b'\n');
+    String::from_utf8(out).expect("serde_json writes UTF-8")
+}
+
+/// The summary as printed by `crokinole montecarlo` and `crokinole merge`: indented
+/// objects, arrays on one line, a trailing newline. The bytes depend on the summary only.
+pub fn summary_json(summary: &Summary) -> String {
+    layout(summary)
+}
+
+/// Counts per outcome class, by name.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ClassCounts {
+    twenty: u64,
+    fifteen: u64,
+    ten: u64,
+    five: u64,
+    out: u64,
+    ditch: u64,
+}
+
+/// A shard state file.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields, expecting = "a state object")]
+struct StateJson<'a> {
+    format: String,
+    version: u32,
+    engine: String,
+    input_hash: String,
+    seed: u64,
+    samples: u64,
+    range: [u64; 2],
+    classes: Obj<ClassCounts>,
+    score_change: Vec<(i64, u64)>,
+    opponent_hits: Vec<(u32, u64)>,
+    opponents_moved: u64,
+    cut_off: u64,
+    positions_cap: u64,
+    /// Read as text and parsed with Rust's exact float parser, so positions survive the
+    /// round trip bit for bit.
+    #[serde(borrow)]
+    positions: &'a RawValue,
+}
+
+impl Serialize for Obj<ClassCounts> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
+    }
+}
+
+/// The engine that wrote a state file: shards of different engine versions are not merged.
+pub fn engine_version() -> String {
+    format!("crokinole {}", env!("CARGO_PKG_VERSION"))
+}
+
+/// The shard state file of a complete tally (what `crokinole montecarlo --shard` prints):
+/// everything [`Tally::merge`] needs, integers and positions, laid out like the summary.
+pub fn state_json(t: &Tally) -> String {
+    let c = |k: usize| t.classes[k];
+    let positions =
+        serde_json::to_string(&t.positions.iter().map(|p| p.to_array()).collect::<Vec<_>>())
+            .expect("finite positions serialize");
+    let positions = RawValue::from_string(positions).expect("JSON");
+    let state = StateJson {
+        format: STATE_FORMAT.into(),
+        version: STATE_VERSION,
+        engine: engine_version(),
+        input_hash: format!("{:016x}", t.input_hash),
+        seed: t.seed,
+        samples: t.samples,
+        range: [t.range.start, t.range.end],
+        classes: Obj(ClassCounts {
+            twenty: c(0),
+            fifteen: c(1),
+            ten: c(2),
+            five: c(3),
+            out: c(4),
+            ditch: c(5),
+        }),
+        score_change: t.score_change.iter().map(|(&v, &c)| (v, c)).collect(),
+        opponent_hits: t.opponent_hits.iter().map(|(&v, &c)| (v, c)).collect(),
+        opponents_moved: t.opponents_moved,
+        cut_off: t.cut_off,
+        positions_cap: POSITIONS_CAP,
+        positions: &positions,
+    };
+    // The positions are written as their compact JSON, verbatim.
+    layout(&state)
+}
+
+/// An ascending histogram of distinct values.
+fn histogram<K: Ord + Copy + std::fmt::Display>(
+    field: &str,
+    pairs: &[(K, u64)],
+) -> Result<BTreeMap<K, u64>, InputError> {
+    let mut map = BTreeMap::new();
+    for (k, pair) in pairs.iter().enumerate() {
+        if k > 0 && pairs[k - 1].0 >= pair.0 {
+            return Err(InputError::new(
+                format!("{field}[{k}]"),
+                format!(
+                    "values must be ascending and distinct, got {} after {}",
+                    pair.0,
+                    pairs[k - 1].0
+                ),
+            ));
+        }
+        map.insert(pair.0, pair.1);
+    }
+    Ok(map)
+}
+
+/// `[[x, y], ...]` read with Rust's correctly rounded float parser.
+fn parse_positions(raw: &str) -> Result<Vec<DVec2>, InputError> {
+    let bad = |problem: String| InputError::new("positions", problem);
+    let body = raw.trim();
+    let body = body
+        .strip_prefix('[')
+        .and_then(|b| b.strip_suffix(']'))
+        .ok_or_else(|| bad("must be an array of [x, y] pairs".into()))?;
+    let mut out = Vec::new();
+    let mut rest = body.trim();
+    while !rest.is_empty() {
+        let inner = rest
+            .strip_prefix('[')
+            .ok_or_else(|| bad(format!("position {} is not an [x, y] pair", out.len())))?;
+        let close = inner
+            .find(']')
+            .ok_or_else(|| bad(format!("position {} is not closed", out.len())))?;
+        let nums: Vec<&str> = inner[..close].split(',').map(str::trim).collect();
+        let parsed: Vec<f64> = nums
+            .iter()
+            .filter_map(|x| x.parse::<f64>().ok().filter(|v| v.is_finite()))
+            .collect();
+        if nums.len() != 2 || parsed.len() != 2 {
+            return Err(bad(format!(
+                "position {} must be two finite numbers, got [{}]",
+                out.len(),
+                &inner[..close]
+            )));
+        }
+        out.push(DVec2::new(parsed[0], parsed[1]));
+        rest = inner[close + 1..].trim_start();
+        if let Some(r) = rest.strip_prefix(',') {
+            rest = r.trim_start();
+            if rest.is_empty() {
+                return Err(bad("trailing comma".into()));
+            }
+        } else if !rest.is_empty() {
+            return Err(bad(format!(
+                "expected `,` after position {}",
+                out.len() - 1
+            )));
+        }
+    }
+    Ok(out)
+}
+
+/// Reads a shard state file back into its tally, checking the format, the version, the
+/// engine and the consistency of the counts ([`Tally::check`]).
+pub fn parse_state(text: &str) -> Result<Tally, InputError> {
+    // The format first, so that another kind of file is named as such.
+    #[derive(Deserialize)]
+    struct Header {
+        format: Option<serde_json::Value>,
+    }
+    if let Ok(Header { format }) = serde_json::from_str::<Header>(text)
+        && format.as_ref().and_then(|f| f.as_str()) != Some(STATE_FORMAT)
+    {
+        let got = format.map_or("no `format` key".into(), |f| format!("`{f}`"));
+        return Err(InputError::new(
+            "format",
+            format!("expected `{STATE_FORMAT}`, got {got}: not a shard state file"),
+        ));
+    }
+    let Obj(s): Obj<StateJson> = from_json(text)?;
+    if s.version != STATE_VERSION {
+        return Err(InputError::new(
+            "version",
+            format!(
+                "this build reads version {STATE_VERSION}, got {}",
+                s.version
+            ),
+        ));
+    }
+    if s.engine != engine_version() {
+        return Err(InputError::new(
+            "engine",
+            format!(
+                "written by `{}`, this is `{}`: results of different engines do not merge",
+                s.engine,
+                engine_version()
+            ),
+        ));
+    }
+    if s.positions_cap != POSITIONS_CAP {
+        return Err(InputError::new(
+            "positions_cap",
+            format!("expected {POSITIONS_CAP}, got {}", s.positions_cap),
+        ));
+    }
+    let input_hash = u64::from_str_radix(&s.input_hash, 16)
+        .ok()
+        .filter(|_| s.input_hash.len() == 16)
+        .ok_or_else(|| {
+            InputError::new(
+                "input_hash",
+                format!("expected 16 hex digits, got `{}`", s.input_hash),
+            )
+        })?;
+    let c = s.classes.0;
+    let [start, end] = s.range;
+    let tally = Tally {
+        input_hash,
+        seed: s.seed,
+        samples: s.samples,
+        range: start..end,
+        done: end.saturating_sub(start),
+        classes: [c.twenty, c.fifteen, c.ten, c.five, c.out, c.ditch],
+        score_change: histogram("score_change", &s.score_change)?,
+        opponent_hits: histogram("opponent_hits", &s.opponent_hits)?,
+        opponents_moved: s.opponents_moved,
+        cut_off: s.cut_off,
+        positions: parse_positions(s.positions.get())?,
+    };
+    tally.check()?;
+    Ok(tally)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_in_the_blocks_keep_their_line_and_column() {
+        // The same block at the same place in a shot file gives the same message.
+        for (study, shots) in [
+            (
+                "{\"seat\": 0, \"flick\": {\"speed\": 0.8},\n  \"board\":\n{\"hole_radiu\": 1}}",
+                "{\"shots\": [],\n \"board\":\n{\"hole_radiu\": 1}}",
+            ),
+            (
+                "{\"seat\": 0, \"flick\": {\"speed\": 0.8}, \"physics\": {\"dt\": null}}",
+                "{\"shots\": [],                        \"physics\": {\"dt\": null}}",
+            ),
+            (
+                "{\"physics\": {\"gravity\": \"g\"}, \"seat\": 0, \"flick\": {\"speed\": 0.8}}",
+                "{\"physics\": {\"gravity\": \"g\"}, \"shots\": []}",
+            ),
+        ] {
+            let got = parse_study_file(study).unwrap_err();
+            let want = parse_shot_file(shots).unwrap_err();
+            assert_eq!(got, want, "{study}");
+            assert!(got.problem.contains(" at line "), "{got}");
+        }
+    }
+
+    #[test]
+    fn study_errors_name_the_field() {
+        let err = |text: &str| parse_study_file(text).unwrap_err();
+        let e = err(
+            r#"{"seat": 0, "flick": {"speed": 0.8}, "discs": [{"team": 1, "pos": [0.1, 0]}, {"team": 1, "pos": [true, 0]}]}"#,
+        );
+        assert_eq!(e.field, "discs[1].pos[0]");
+        assert!(e.problem.contains("invalid type: boolean"), "{e}");
+        let e = err(r#"{"seat": 0, "flick": {"speed": 0.8}, "noise": {"spin": null}}"#);
+        assert_eq!(e.field, "noise.spin");
+        let e = err(r#"{"seat": 0, "flick": {"speed": 0.8}, "noise": [0.1]}"#);
+        assert_eq!(e.field, "noise");
+        assert!(e.problem.contains("expected a noise object"), "{e}");
+        let e = err(r#"{"seat": 0, "flick": {"speed": 0.8}, "extra": 1}"#);
+        assert_eq!(e.field, "extra");
+        let e = err(r#"{"seat": 0, "flick": {"speed": 0.8}} {}"#);
+        assert_eq!(e.field, "file");
+        assert!(e.problem.contains("trailing characters"), "{e}");
+    }
+
+    #[test]
+    fn equal_studies_hash_alike_whatever_their_layout() {
+        let a = parse_study_file(r#"{"seat": 0, "flick": {"speed": 0.8}}"#).unwrap();
+        let b = parse_study_file(
+            r#"{"flick": {"spin": 0, "speed": 0.8, "offset": 0.0},
+                "noise": {}, "players": 2, "physics": {"dt": 0.001}, "seat": 0, "discs": []}"#,
+        )
+        .unwrap();
+        let c = parse_study_file(r#"{"seat": 0, "flick": {"speed": 0.81}}"#).unwrap();
+        assert_eq!(a.input_hash(), b.input_hash());
+        assert_ne!(a.input_hash(), c.input_hash());
+    }
+
+    #[test]
+    fn positions_round_trip_exactly() {
+        let ps = vec![
+            DVec2::new(0.1, -0.2),
+            DVec2::new(1.0 / 3.0, 2.0f64.sqrt()),
+            DVec2::new(-1.2345678901234567e-7, 0.30479999999999996),
+        ];
+        let text =
+            serde_json::to_string(&ps.iter().map(|p| p.to_array()).collect::<Vec<_>>()).unwrap();
+        assert_eq!(parse_positions(&text).unwrap(), ps);
+        assert_eq!(parse_positions("[]").unwrap(), vec![]);
+        assert!(parse_positions("[[1, 2],]").is_err());
+        assert!(parse_positions("[[1, 2, 3]]").is_err());
+        assert!(parse_positions("[[1, 2] [3, 4]]").is_err());
+    }
+
+    #[test]
+    fn the_layout_indents_objects_and_keeps_arrays_on_one_line() {
+        let v = serde_json::json!({"a": {"b": [[1, 2], [3, 4]], "c": {"x": 1, "y": [2]}}, "d": 1.5, "e": {}});
+        assert_eq!(
+            layout(&v),
+            "{\n  \"a\": {\n    \"b\": [[1, 2], [3, 4]],\n    \"c\": {\"x\": 1, \"y\": [2]}\n  },\n  \"d\": 1.5,\n  \"e\": {}\n}\n"
+        );
+    }
+}

@@ -1,0 +1,38 @@
+//! Monte Carlo studies: one shot played many times with a player's error, summarised.
+//!
+//! A study ([`Study`]) is a position (discs at rest), the shooter's seat, a flick described
+//! the way a player makes it ([`PlayerFlick`]: where on the shooting line, which way, how
+//! fast, how much spin) and a noise model ([`Noise`]: a Gaussian spread per parameter).
+//! Sample `i` of a study with seed `s` draws its own flick from a ChaCha8 stream keyed by
+//! `s` and numbered `i`, so it depends on `(s, i)` only: never on the thread count, the
+//! chunking or the other samples. Samples run in parallel on rayon in fixed-size chunks,
+//! in order ([`crate::batch::map_ordered`]); the statistics are folded serially into a
+//! [`Tally`] of integer counts and histograms, which shards of a study merge exactly
+//! ([`Tally::merge`]), and the [`Summary`] is rendered from the tally alone.
+//!
+//! Bit-identical on every machine: the flick-to-initial-conditions conversion and the
+//! sampler use only `+ - * /`, `sqrt` and the functions of [`detmath`] (no platform `sin`,
+//! `cos`, `ln`). The file formats are in `docs/montecarlo.md`.
+//!
+//! - [`detmath`]: deterministic `sin`, `cos`, `ln`.
+//! - [`flick`]: seats, quadrants, teams; [`PlayerFlick`] to initial conditions.
+//! - [`noise`]: [`Noise`], the per-sample random streams, truncated Gaussians.
+//! - [`score`]: the shot disc's outcome class, the change in board score, hits.
+//! - [`study`]: [`StudySpec`], [`Study`], [`Plan`], [`Shard`], [`Sample`]; running a study.
+//! - [`tally`]: [`Tally`] (the mergeable state) and [`Summary`] (the statistics).
+//! - [`file`](mod@file): the study file, the summary, the shard state and the sample lines as JSON.
+
+pub mod detmath;
+pub mod file;
+pub mod flick;
+pub mod noise;
+pub mod score;
+pub mod study;
+pub mod tally;
+
+pub use file::{parse_state, parse_study_file, sample_line, state_json, summary_json};
+pub use flick::PlayerFlick;
+pub use noise::Noise;
+pub use score::{SampleResult, ShotClass};
+pub use study::{CHUNK, Plan, Sample, Shard, Study, StudySpec};
+pub use tally::{POSITIONS_CAP, Summary, Tally};

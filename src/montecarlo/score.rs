@@ -1,0 +1,161 @@
+//! What one sample did, in the terms a player counts: where the shot disc ended, how the
+//! board score moved for the shooting side, which opponent discs it hit.
+//!
+//! - **Outcome class** of the shot disc ([`ShotClass`]): `twenty` (dropped into the 20
+//!   hole), `fifteen`, `ten`, `five` (at rest in that zone, by [`Board::zone`]), `out`
+//!   (at rest touching or beyond the shooting line: removed after the shot), `ditch` (left
+//!   the playing surface). A rules layer will add `removed` (taken off by the opening or
+//!   must-hit rule); until then the physics decides alone.
+//! - **Board score** of a team: the sum over its discs on the board of [`Zone::points`]
+//!   (a disc in zone `Out` counts 0: it is removed after the shot), plus 20 for each of
+//!   its discs that dropped into the hole during this shot. Discs in the ditch count 0.
+//!   The shooter's disc counts before the shot as 0 (it sits on the shooting line).
+//! - **Change in board score** of the shooting side: `(own - other)` after the shot minus
+//!   `(own - other)` before it. Always a multiple of 5.
+//! - **Opponent hits**: the number of distinct opponent discs the shot disc touched
+//!   directly (`disc` events between the shooter's id and an opponent disc's id; contacts
+//!   passed on through other discs do not count). **Opponents moved**: whether any
+//!   opponent disc ended anywhere but where it rested (moved, holed or ditched), by any
+//!   route.
+//!
+//! A shot cut off by `max_time` is classified where its discs were, and flagged.
+
+use crate::board::{Board, Zone};
+use crate::disc::{Disc, DiscState};
+use crate::shot::{Outcome, Placed};
+use crate::step::event::EventKind;
+
+/// Where the shot disc ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ShotClass {
+    /// In the 20 hole.
+    Twenty,
+    /// At rest wholly inside the 15 line.
+    Fifteen,
+    /// At rest wholly inside the 10 line, not in the 15 zone.
+    Ten,
+    /// At rest wholly inside the shooting line, not in the 10 zone.
+    Five,
+    /// At rest touching or beyond the shooting line (removed after the shot).
+    Out,
+    /// Left the playing surface.
+    Ditch,
+}
+
+impl ShotClass {
+    /// Every class, in the order of the summary.
+    pub const ALL: [ShotClass; 6] = [
+        ShotClass::Twenty,
+        ShotClass::Fifteen,
+        ShotClass::Ten,
+        ShotClass::Five,
+        ShotClass::Out,
+        ShotClass::Ditch,
+    ];
+
+    /// Name in the JSON files: `twenty`, `fifteen`, `ten`, `five`, `out`, `ditch`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ShotClass::Twenty => "twenty",
+            ShotClass::Fifteen => "fifteen",
+            ShotClass::Ten => "ten",
+            ShotClass::Five => "five",
+            ShotClass::Out => "out",
+            ShotClass::Ditch => "ditch",
+        }
+    }
+
+    /// Position in [`ShotClass::ALL`].
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The class of a disc at the end of a shot.
+    pub fn of(board: &Board, disc: &Disc) -> ShotClass {
+        match disc.state {
+            DiscState::Hole => ShotClass::Twenty,
+            DiscState::Ditch => ShotClass::Ditch,
+            DiscState::Rest | DiscState::Moving => match board.zone(disc.pos, disc.radius) {
+                Zone::Fifteen => ShotClass::Fifteen,
+                Zone::Ten => ShotClass::Ten,
+                Zone::Five => ShotClass::Five,
+                Zone::Out => ShotClass::Out,
+            },
+        }
+    }
+}
+
+/// What one sample did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SampleResult {
+    /// Where the shot disc ended.
+    pub class: ShotClass,
+    /// Change in `(own - other)` board score from before to after the shot.
+    pub score_change: i64,
+    /// Distinct opponent discs the shot disc touched directly.
+    pub opponent_hits: u32,
+    /// Whether any opponent disc moved, dropped or left the board.
+    pub opponents_moved: bool,
+    /// Whether `max_time` stopped the shot with discs still moving.
+    pub cut_off: bool,
+}
+
+/// Board score of teams 0 and 1 for discs at rest before a shot (`disc_radius` each).
+pub fn score_before(board: &Board, disc_radius: f64, discs: &[Placed]) -> [i64; 2] {
+    let mut score = [0i64; 2];
+    for d in discs {
+        score[usize::from(d.team & 1)] += i64::from(board.zone(d.pos, disc_radius).points());
+    }
+    score
+}
+
+/// Board score of teams 0 and 1 after a shot: zone points on the board, 20 per disc that
+/// dropped into the hole.
+pub fn score_after(board: &Board, discs: &[Disc]) -> [i64; 2] {
+    let mut score = [0i64; 2];
+    for d in discs {
+        score[usize::from(d.team & 1)] += match d.state {
+            DiscState::Rest | DiscState::Moving => i64::from(board.zone(d.pos, d.radius).points()),
+            DiscState::Hole => 20,
+            DiscState::Ditch => 0,
+        };
+    }
+    score
+}
+
+/// Assesses the outcome of a shot of team `team` from the position `before` (the shooter
+/// is the last disc of `outcome`).
+pub fn assess(board: &Board, before: &[Placed], team: u8, outcome: &Outcome) -> SampleResult {
+    let shooter = before.len();
+    let radius = outcome.discs[shooter].radius;
+    let own = usize::from(team & 1);
+    let margin = |s: [i64; 2]| s[own] - s[1 - own];
+    let score_change =
+        margin(score_after(board, &outcome.discs)) - margin(score_before(board, radius, before));
+    let mut hit = vec![false; shooter];
+    for e in &outcome.events {
+        if let EventKind::Disc { a, b } = e.kind {
+            let other = if b == shooter {
+                a
+            } else if a == shooter {
+                b
+            } else {
+                continue;
+            };
+            if before[other].team != team {
+                hit[other] = true;
+            }
+        }
+    }
+    let opponents_moved = before
+        .iter()
+        .zip(&outcome.discs)
+        .any(|(p, d)| p.team != team && (d.state != DiscState::Rest || d.pos != p.pos));
+    SampleResult {
+        class: ShotClass::of(board, &outcome.discs[shooter]),
+        score_change,
+        opponent_hits: hit.iter().filter(|&&h| h).count() as u32,
+        opponents_moved,
+        cut_off: outcome.cut_off,
+    }
+}

@@ -1,0 +1,405 @@
+//! A study: its definition ([`StudySpec`]), checked once ([`Study`]), which samples to run
+//! ([`Plan`], [`Shard`]), one sample ([`Sample`]), and the run itself ([`Study::run`]).
+//!
+//! Sample `i` with seed `s`: the intended flick, each parameter perturbed by its own
+//! truncated Gaussian read from the `(s, i)` streams of [`noise`](super::noise), turned
+//! into initial conditions ([`PlayerFlick::to_flick`]), added to a copy of the position
+//! (checked once when the study was built) and run to rest. A run maps the samples of the
+//! plan's range in parallel, a chunk at a time, in order ([`map_ordered`]), and folds
+//! them serially into a [`Tally`].
+
+use super::flick::{PlayerFlick, in_quadrant, seat_team};
+use super::noise::{Draws, Noise, Param};
+use super::score::{SampleResult, assess, score_before};
+use super::tally::Tally;
+use crate::batch::{DEFAULT_CHUNK, map_ordered};
+use crate::board::Board;
+use crate::disc::Disc;
+use crate::error::InputError;
+use crate::params::Physics;
+use crate::shot::{Outcome, Placed, Shot, outcome_of};
+use crate::validate::check_disc;
+use crate::world::World;
+use std::ops::Range;
+use std::str::FromStr;
+
+/// Samples per chunk of a run: results never depend on it (tested); it bounds memory and
+/// sets how often the samples file is flushed.
+pub const CHUNK: usize = DEFAULT_CHUNK;
+
+/// Everything that defines a study, as read from a study file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StudySpec {
+    /// Board geometry.
+    pub board: Board,
+    /// Physical parameters.
+    pub physics: Physics,
+    /// Players at the table, 2 or 4 (decides the shooter's team).
+    pub players: u8,
+    /// The shooter's seat, 0-3.
+    pub seat: u8,
+    /// Discs at rest before the shot (ids `0..n`; the shooter is id `n`).
+    pub discs: Vec<Placed>,
+    /// The intended flick.
+    pub flick: PlayerFlick,
+    /// The player's error.
+    pub noise: Noise,
+}
+
+/// A checked study, ready to sample.
+#[derive(Clone, Debug)]
+pub struct Study {
+    spec: StudySpec,
+    team: u8,
+    /// The position alone, checked: each sample adds its shooter to a copy.
+    base: World,
+    input_hash: u64,
+}
+
+/// Which samples of a study to run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// Seed of every sample's random streams.
+    pub seed: u64,
+    /// Samples in the whole study.
+    pub samples: u64,
+    /// The samples to run here: all of them, or a shard's slice.
+    pub range: Range<u64>,
+}
+
+/// Shard `index` of `count` (1-based: `1/4` is the first quarter), written `K/N`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// Which shard, `1..=count`.
+    pub index: u64,
+    /// How many shards the study is split into.
+    pub count: u64,
+}
+
+/// One sample of a study.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sample {
+    /// Sample number.
+    pub index: u64,
+    /// The flick as played (the intended one plus this sample's error).
+    pub flick: PlayerFlick,
+    /// What the physics did.
+    pub outcome: Outcome,
+    /// What that means for the shooting side.
+    pub result: SampleResult,
+}
+
+impl Shard {
+    /// Samples of shard `index` of `count` in a study of `samples`:
+    /// `floor((K-1) S / N) .. floor(K S / N)`. Adjacent shards meet exactly, and the sizes
+    /// differ by at most one.
+    pub fn range(&self, samples: u64) -> Range<u64> {
+        let at = |k: u64| (u128::from(k) * u128::from(samples) / u128::from(self.count)) as u64;
+        at(self.index - 1)..at(self.index)
+    }
+
+    /// Checks `1 <= index <= count`.
+    pub fn check(&self) -> Result<(), InputError> {
+        if self.count == 0 || self.index == 0 || self.index > self.count {
+            return Err(InputError::new(
+                "shard",
+                format!(
+                    "`{}/{}`: K must be between 1 and N (shards are numbered from 1)",
+                    self.index, self.count
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl FromStr for Shard {
+    type Err = String;
+
+    /// Parses `K/N`.
+    fn from_str(s: &str) -> Result<Shard, String> {
+        let (k, n) = s
+            .split_once('/')
+            .ok_or_else(|| format!("expected K/N (e.g. 2/8), got `{s}`"))?;
+        let num = |x: &str| {
+            x.trim()
+                .parse::<u64>()
+                .map_err(|e| format!("`{x}` in `{s}` is not a shard number: {e}"))
+        };
+        let shard = Shard {
+            index: num(k)?,
+            count: num(n)?,
+        };
+        shard.check().map_err(|e| e.problem)?;
+        Ok(shard)
+    }
+}
+
+impl Plan {
+    /// Every sample of a study of `samples` samples, or only `shard`'s slice. Refuses zero
+    /// samples (field `samples`) and a shard outside `1..=N` (field `shard`).
+    pub fn new(seed: u64, samples: u64, shard: Option<Shard>) -> Result<Plan, InputError> {
+        if samples == 0 {
+            return Err(InputError::new("samples", "must be at least 1, got 0"));
+        }
+        let range = match shard {
+            Some(s) => {
+                s.check()?;
+                s.range(samples)
+            }
+            None => 0..samples,
+        };
+        Ok(Plan {
+            seed,
+            samples,
+            range,
+        })
+    }
+}
+
+/// Renames the shooter's fields of the world's checks to the study file's.
+fn flick_field(e: InputError) -> InputError {
+    let field = match e.field.as_str() {
+        "shooter.pos" => "flick.offset",
+        "shooter.vel" => "flick.speed",
+        "shooter.spin" => "flick.spin",
+        other => other,
+    };
+    InputError::new(field, e.problem)
+}
+
+impl Study {
+    /// Checks a study: players and seat (the seat must be played: seats 0 and 2 with two
+    /// players), the board and physics, every disc of the position, the noise widths
+    /// ([`Noise::check`]) and the intended flick ([`PlayerFlick::check`], then the shooter
+    /// as the engine checks it: no overlap, speeds within `max_speed`). Fields are named as
+    /// in the study file (`seat`, `discs[2].pos`, `flick.offset`, `noise.aim`).
+    pub fn new(spec: StudySpec) -> Result<Study, InputError> {
+        if spec.players != 2 && spec.players != 4 {
+            return Err(InputError::new(
+                "players",
+                format!("must be 2 or 4, got {}", spec.players),
+            ));
+        }
+        if spec.seat > 3 {
+            return Err(InputError::new(
+                "seat",
+                format!("must be 0, 1, 2 or 3, got {}", spec.seat),
+            ));
+        }
+        let team = seat_team(spec.seat, spec.players).ok_or_else(|| {
+            InputError::new(
+                "seat",
+                format!(
+                    "with 2 players they sit at seats 0 and 2, got seat {}",
+                    spec.seat
+                ),
+            )
+        })?;
+        let mut base = World::new(spec.board.clone(), spec.physics.clone())?;
+        let (r, m) = (spec.physics.disc_radius, spec.physics.disc_mass);
+        for (k, d) in spec.discs.iter().enumerate() {
+            if d.team > 1 {
+                return Err(InputError::new(
+                    format!("discs[{k}].team"),
+                    format!("must be 0 or 1, got {}", d.team),
+                ));
+            }
+            base.add_disc_named(Disc::at_rest(d.team, d.pos, r, m), &format!("discs[{k}]"))?;
+        }
+        spec.noise.check(&spec.board, &spec.physics)?;
+        spec.flick.check(&spec.board, spec.seat)?;
+        let flick = spec.flick.to_flick(&spec.board, spec.seat, team);
+        let disc = Disc::at_rest(team, flick.pos, r, m).flicked(flick.vel, flick.spin);
+        check_disc(&base, &disc, "shooter").map_err(flick_field)?;
+        let input_hash = super::file::input_hash(&spec);
+        Ok(Study {
+            spec,
+            team,
+            base,
+            input_hash,
+        })
+    }
+
+    /// The definition.
+    pub fn spec(&self) -> &StudySpec {
+        &self.spec
+    }
+
+    /// The shooter's team.
+    pub fn team(&self) -> u8 {
+        self.team
+    }
+
+    /// FNV-1a (64 bit) of the study's canonical JSON (every key, defaults filled in;
+    /// [`file::canonical_json`](super::file::canonical_json)): shards of one study carry
+    /// the same hash, and `merge` refuses shards whose hashes differ.
+    pub fn input_hash(&self) -> u64 {
+        self.input_hash
+    }
+
+    /// The shot of a flick: the position plus the shooter flicked as `flick` says.
+    pub fn shot(&self, flick: &PlayerFlick) -> Shot {
+        Shot {
+            discs: self.spec.discs.clone(),
+            shooter: flick.to_flick(&self.spec.board, self.spec.seat, self.team),
+        }
+    }
+
+    /// The intended shot, without noise.
+    pub fn intended_shot(&self) -> Shot {
+        self.shot(&self.spec.flick)
+    }
+
+    /// The shooter's disc for `flick`, if the engine accepts it in the position.
+    fn shooter_disc(&self, flick: &PlayerFlick) -> Option<Disc> {
+        let f = flick.to_flick(&self.spec.board, self.spec.seat, self.team);
+        let p = &self.spec.physics;
+        let disc = Disc::at_rest(self.team, f.pos, p.disc_radius, p.disc_mass);
+        let disc = disc.flicked(f.vel, f.spin);
+        let placed_ok = in_quadrant(self.spec.seat, f.pos);
+        (placed_ok && check_disc(&self.base, &disc, "shooter").is_ok()).then_some(disc)
+    }
+
+    /// The flick of sample `index` with seed `seed`: each parameter with a non-zero width
+    /// drawn from its Gaussian truncated to legal values (see [`noise`](super::noise)), in
+    /// the order offset, aim, speed, spin (each legality test sees the parameters drawn
+    /// before it and the intended values of the others). A parameter with width 0 keeps
+    /// its intended value exactly.
+    pub fn sample_flick(&self, seed: u64, index: u64) -> PlayerFlick {
+        let (spec, noise) = (&self.spec, &self.spec.noise);
+        let base = spec.flick;
+        let mut f = base;
+        let r = spec.physics.disc_radius;
+        let max_speed = spec.physics.max_speed;
+        if noise.offset > 0.0 {
+            let mut d = Draws::new(seed, index, Param::Offset);
+            f.offset = d
+                .truncated(
+                    |z| base.offset + noise.offset * z,
+                    |&o| {
+                        let mut g = f;
+                        g.offset = o;
+                        o.abs() <= spec.board.shooting_line_radius
+                            && self.shooter_disc(&g).is_some()
+                    },
+                )
+                .unwrap_or(base.offset);
+        }
+        if noise.aim > 0.0 {
+            let mut d = Draws::new(seed, index, Param::Aim);
+            f.aim = d
+                .truncated(|z| base.aim + noise.aim * z, |_| true)
+                .unwrap_or(base.aim);
+        }
+        if noise.speed > 0.0 {
+            let mut d = Draws::new(seed, index, Param::Speed);
+            let pos = f.position(&spec.board, spec.seat);
+            let dir = f.direction(spec.seat, pos);
+            f.speed = d
+                .truncated(
+                    |z| base.speed * (1.0 + noise.speed * z),
+                    |&v| v > 0.0 && (dir * v).length() <= max_speed,
+                )
+                .unwrap_or(base.speed);
+        }
+        if noise.spin > 0.0 {
+            let mut d = Draws::new(seed, index, Param::Spin);
+            f.spin = d
+                .truncated(
+                    |z| base.spin + noise.spin * z,
+                    |&w| w.abs() * r <= max_speed,
+                )
+                .unwrap_or(base.spin);
+        }
+        f
+    }
+
+    /// Runs `flick` from the position as sample `index`.
+    pub fn run_flick(&self, index: u64, flick: PlayerFlick) -> Sample {
+        let mut world = self.base.clone();
+        // Every drawn parameter passed the engine's own checks; should a combination of
+        // fall-backs still fail them, the sample plays the intended flick (checked in
+        // `Study::new`), so no sample can be an error.
+        let (flick, disc) = match self.shooter_disc(&flick) {
+            Some(disc) => (flick, disc),
+            None => {
+                let f = self.spec.flick;
+                let disc = self
+                    .shooter_disc(&f)
+                    .expect("the intended flick was checked");
+                (f, disc)
+            }
+        };
+        world
+            .add_disc_named(disc, "shooter")
+            .expect("the shooter was checked against this world");
+        let outcome = outcome_of(world);
+        let result = assess(&self.spec.board, &self.spec.discs, self.team, &outcome);
+        Sample {
+            index,
+            flick,
+            outcome,
+            result,
+        }
+    }
+
+    /// Sample `index` of the study seeded with `seed`: a function of `(seed, index)` only.
+    pub fn sample(&self, seed: u64, index: u64) -> Sample {
+        self.run_flick(index, self.sample_flick(seed, index))
+    }
+
+    /// The board score of teams 0 and 1 before the shot.
+    pub fn score_before(&self) -> [i64; 2] {
+        score_before(
+            &self.spec.board,
+            self.spec.physics.disc_radius,
+            &self.spec.discs,
+        )
+    }
+
+    /// Runs the samples of `plan.range` on the current rayon pool, `chunk` at a time in
+    /// order ([`map_ordered`]), and folds them serially into the plan's [`Tally`]. For
+    /// each sample, `map` runs on the worker that simulated it (to format an output line,
+    /// say) and `sink` then receives its result on the calling thread, in sample order; an
+    /// error from `sink` stops the run. Nothing here depends on `chunk` or the thread
+    /// count.
+    pub fn run<T, E, M, S>(
+        &self,
+        plan: &Plan,
+        chunk: usize,
+        map: M,
+        mut sink: S,
+    ) -> Result<Tally, E>
+    where
+        T: Send,
+        M: Fn(&Sample) -> T + Sync,
+        S: FnMut(T) -> Result<(), E>,
+    {
+        let mut tally = Tally::new(self.input_hash, plan.seed, plan.samples, plan.range.clone());
+        let shooter = self.spec.discs.len();
+        let items = map_ordered(plan.range.clone(), chunk, |i| {
+            let s = self.sample(plan.seed, i);
+            (s.index, s.result, s.outcome.discs[shooter].pos, map(&s))
+        });
+        for (index, result, pos, item) in items {
+            tally.add(index, &result, pos);
+            sink(item)?;
+        }
+        Ok(tally)
+    }
+
+    /// The tally of `plan` (a run without per-sample output), chunk [`CHUNK`].
+    pub fn tally(&self, plan: &Plan) -> Tally {
+        let run = self.run(
+            plan,
+            CHUNK,
+            |_| (),
+            |()| Ok::<(), std::convert::Infallible>(()),
+        );
+        match run {
+            Ok(t) => t,
+            Err(never) => match never {},
+        }
+    }
+}

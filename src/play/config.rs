@@ -1,0 +1,129 @@
+//! The command line's words for a run of games: the list of strategies
+//! (`greedy,montecarlo:k=4`) and the players' error (`offset=0.003,aim=0.01`, `none`, or a
+//! JSON file holding a noise object).
+
+use crate::error::InputError;
+use crate::montecarlo::Noise;
+use crate::play::strategy::AnyStrategy;
+use serde::Deserialize;
+
+/// The default `--noise` of `crokinole play`: a steady player (the error of
+/// `fixtures/montecarlo/opening.json`).
+pub const DEFAULT_NOISE: &str = "offset=0.003,aim=0.01,speed=0.03,spin=0.5";
+
+/// The default `--strategies` of `crokinole play`.
+pub const DEFAULT_STRATEGIES: &str = "greedy,montecarlo";
+
+/// Parses a comma-separated list of strategies ([`AnyStrategy::parse`]); the Monte Carlo
+/// strategies get `noise` as their noise model. Errors name the field `strategies[k]`.
+pub fn parse_strategies(text: &str, noise: Noise) -> Result<Vec<AnyStrategy>, InputError> {
+    text.split(',')
+        .enumerate()
+        .map(|(k, s)| {
+            AnyStrategy::parse(s, noise).map_err(|e| InputError::new(format!("strategies[{k}]"), e))
+        })
+        .collect()
+}
+
+/// Whether a `--noise` value is written inline (`none` or `KEY=VALUE,...`) rather than
+/// naming a file.
+pub fn is_inline_noise(text: &str) -> bool {
+    text.trim() == "none" || text.contains('=')
+}
+
+/// Parses an inline noise: `none` (no error) or `KEY=VALUE` pairs separated by commas,
+/// keys `offset` (m), `aim` (rad), `speed` (fraction), `spin` (rad/s); a missing key is 0.
+/// Only the form is checked here; [`Noise::check`] checks the widths.
+pub fn parse_noise(text: &str) -> Result<Noise, InputError> {
+    let mut noise = Noise::NONE;
+    if text.trim() == "none" {
+        return Ok(noise);
+    }
+    for part in text.split(',') {
+        let part = part.trim();
+        let (key, value) = part
+            .split_once('=')
+            .ok_or_else(|| InputError::new("noise", format!("`{part}`: expected KEY=VALUE")))?;
+        let slot = match key.trim() {
+            "offset" => &mut noise.offset,
+            "aim" => &mut noise.aim,
+            "speed" => &mut noise.speed,
+            "spin" => &mut noise.spin,
+            other => {
+                return Err(InputError::new(
+                    "noise",
+                    format!("unknown key `{other}`: expected offset, aim, speed or spin"),
+                ));
+            }
+        };
+        *slot = value.trim().parse::<f64>().map_err(|e| {
+            InputError::new(
+                format!("noise.{}", key.trim()),
+                format!("`{}` is not a number: {e}", value.trim()),
+            )
+        })?;
+    }
+    Ok(noise)
+}
+
+/// A noise file: a JSON object with any of `offset`, `aim`, `speed`, `spin` (the `noise`
+/// block of a study file); unknown keys and `null` are refused.
+#[derive(Deserialize)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a noise object {offset, aim, speed, spin}"
+)]
+struct NoiseJson {
+    #[serde(default)]
+    offset: f64,
+    #[serde(default)]
+    aim: f64,
+    #[serde(default)]
+    speed: f64,
+    #[serde(default)]
+    spin: f64,
+}
+
+/// Parses a noise file's text (see [`is_inline_noise`]): `{"offset": 0.003, "aim": 0.01,
+/// "speed": 0.03, "spin": 0.5}`, missing keys 0. Errors name the field `noise`.
+pub fn parse_noise_json(text: &str) -> Result<Noise, InputError> {
+    let n: NoiseJson = serde_json::from_str(text)
+        .map_err(|e| InputError::new("noise", format!("not a noise object: {e}")))?;
+    Ok(Noise {
+        offset: n.offset,
+        aim: n.aim,
+        speed: n.speed,
+        spin: n.spin,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn noise_specs_parse() {
+        let n = parse_noise(DEFAULT_NOISE).unwrap();
+        assert_eq!((n.offset, n.aim, n.speed, n.spin), (0.003, 0.01, 0.03, 0.5));
+        assert_eq!(parse_noise("none").unwrap(), Noise::NONE);
+        assert_eq!(parse_noise("aim=0.02").unwrap().aim, 0.02);
+        assert_eq!(parse_noise("wobble=1").unwrap_err().field, "noise");
+        assert_eq!(parse_noise("aim=x").unwrap_err().field, "noise.aim");
+        assert!(is_inline_noise("none") && !is_inline_noise("noise.json"));
+        assert_eq!(parse_noise_json(r#"{"speed": 0.1}"#).unwrap().speed, 0.1);
+        assert!(parse_noise_json(r#"{"sped": 0.1}"#).is_err());
+        assert!(parse_noise_json(r#"{"speed": null}"#).is_err());
+    }
+
+    #[test]
+    fn strategy_lists_name_the_bad_entry() {
+        assert_eq!(
+            parse_strategies("random,greedy:k=2", Noise::NONE)
+                .unwrap()
+                .len(),
+            2
+        );
+        let e = parse_strategies("random,greedy:k=0", Noise::NONE).unwrap_err();
+        assert_eq!(e.field, "strategies[1]");
+    }
+}

@@ -1,0 +1,63 @@
+//! Full games between strategies: the game layer on top of the rules, the batch API and
+//! the Monte Carlo noise model (`docs/play.md`).
+//!
+//! A strategy ([`Strategy`]) picks the flick a player means to play; the player executes it
+//! with its error (the noise model of [`crate::montecarlo`]); the rules layer
+//! ([`crate::rules::Game`]) judges it and keeps the score. [`PlayConfig::play`] plays one
+//! game into a [`GameLog`] (every shot with its intended and executed flick, outcome and
+//! verdict; every round; the winner); [`PlayConfig::play_many`] plays many in parallel
+//! into a [`Summary`]. Everything is a function of the configuration and its seed: the
+//! same for every thread count.
+//!
+//! - [`strategy`]: the [`Strategy`] trait and the built-in strategies ([`RandomFlick`],
+//!   [`Greedy`], [`MonteCarlo`], parsed by [`AnyStrategy`]).
+//! - [`run`]: [`PlayConfig`], [`GameLog`] and the seeds of games, decisions and executions.
+//! - [`summary`]: [`GameStats`], [`SummaryTally`], [`Summary`] and [`summary_json`].
+//! - [`config`]: the command line's strategy lists and noise specifications.
+//!
+//! ```
+//! use crokinole::play::{AnyStrategy, PlayConfig, Strategy};
+//! use crokinole::montecarlo::Noise;
+//! use crokinole::rules::Ruleset;
+//! use crokinole::{Board, Physics};
+//!
+//! let config = PlayConfig {
+//!     board: Board::tournament(),
+//!     physics: Physics::default(),
+//!     players: 2,
+//!     ruleset: Ruleset::Tournament,
+//!     strategies: vec![
+//!         Box::new("random".parse::<AnyStrategy>().unwrap()),
+//!         Box::new("greedy:k=2".parse::<AnyStrategy>().unwrap()),
+//!     ],
+//!     noise: Noise { aim: 0.01, ..Noise::NONE },
+//!     seed: 7,
+//!     max_rounds: 1,
+//! };
+//! config.check().unwrap();
+//! let log = config.play(0).unwrap();
+//! assert_eq!(log.rounds.len(), 1); // capped after one round
+//! assert_eq!(log.shots.len(), 16); // 8 discs each
+//! ```
+
+pub mod config;
+pub mod run;
+pub mod strategy;
+pub mod summary;
+
+pub use config::{
+    DEFAULT_NOISE, DEFAULT_STRATEGIES, is_inline_noise, parse_noise, parse_noise_json,
+    parse_strategies,
+};
+pub use run::{GameLog, PlayConfig, PlayError, ShotLog};
+pub use strategy::{
+    AnyStrategy, Decision, Greedy, MonteCarlo, NoLegalFlick, RandomFlick, Strategy, Turn,
+};
+pub use summary::{GameStats, Summary, SummaryTally, summary_json};
+
+/// The game log as printed by `crokinole play --games 1`: compact JSON and a newline.
+pub fn game_log_json(log: &GameLog) -> String {
+    let mut text = serde_json::to_string(log).expect("plain data always serializes");
+    text.push('\n');
+    text
+}

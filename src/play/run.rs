@@ -1,0 +1,459 @@
+//! Playing whole games: who sits where with which strategy ([`PlayConfig`]), one game
+//! played shot by shot into a [`GameLog`] ([`PlayConfig::play`]), and many games in
+//! parallel ([`PlayConfig::play_many`]).
+//!
+//! A shot of a game: the seat whose turn it is asks its strategy for the intended flick
+//! ([`Strategy::choose`]); the player then executes it with its error: the executed flick
+//! is [`Study::sample_flick`] of a study of the intended flick under the configuration's
+//! [`Noise`], with the game's execution seed and the shot's number in the game as the
+//! sample (so each parameter follows its Gaussian truncated to legal values, exactly as in
+//! `crokinole montecarlo`); the game plays it ([`Game::play_outcome`] after [`run_shot`]).
+//!
+//! Seeds (`mix` is [`mix`]): game `g` of a run with seed `s` has the game seed
+//! `G = mix(s, g)`; its first shooter is [`crate::rules::first_seat_from_seed`]`(G)`; the
+//! decision of its shot number `n` (from 0, counting every shot of the game) gets the seed
+//! `mix(mix(G, 1), n)`; the execution of shot `n` is sample `n` of the seed `mix(G, 2)`.
+//! A game therefore depends on `(s, g)` and the configuration only: the same with one game
+//! or many, for every thread count.
+
+use crate::board::Board;
+use crate::error::InputError;
+use crate::io::serialize_outcome;
+use crate::montecarlo::{Noise, PlayerFlick, Study, StudySpec};
+use crate::params::Physics;
+use crate::play::strategy::{NoLegalFlick, Strategy, Turn, mix};
+use crate::play::summary::{GameStats, Summary, SummaryTally};
+use crate::rules::{
+    Game, GameError, GameResult, RoundRecord, Ruleset, ShotVerdict, seats_in_play, team_of_seat,
+    valid_players,
+};
+use crate::shot::{Flick, Outcome, run_shot};
+use serde::{Serialize, Serializer};
+use std::fmt;
+
+/// Tag of the decision seeds.
+const DECIDE: u64 = 1;
+/// Tag of the execution seed.
+const EXECUTE: u64 = 2;
+
+/// Default cap on the rounds of a game ([`PlayConfig::max_rounds`]).
+pub const DEFAULT_MAX_ROUNDS: u32 = 100;
+
+/// Games computed at once by [`PlayConfig::play_many`]; results never depend on it.
+pub const GAMES_CHUNK: usize = 256;
+
+/// A game (or a run of games): the table, the rules, the strategies, the players' error.
+pub struct PlayConfig {
+    /// Board geometry.
+    pub board: Board,
+    /// Physical parameters.
+    pub physics: Physics,
+    /// Players, 2 or 4.
+    pub players: u8,
+    /// Rule set.
+    pub ruleset: Ruleset,
+    /// Strategies: one per seat in play, in seat order (`[seat 0, seat 2]` with two
+    /// players, `[seat 0, 1, 2, 3]` with four), or with four players one per team
+    /// (`[team 0, team 1]`, partners playing alike).
+    pub strategies: Vec<Box<dyn Strategy>>,
+    /// Every player's error when executing a flick.
+    pub noise: Noise,
+    /// Seed of the run.
+    pub seed: u64,
+    /// A game not over after this many rounds stops there, unfinished (no winner). Only
+    /// long traditional games reach it.
+    pub max_rounds: u32,
+}
+
+/// Why a game could not be played.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PlayError {
+    /// A strategy found no legal flick.
+    NoLegalFlick {
+        /// Game index.
+        game: u64,
+        /// What the strategy said.
+        error: NoLegalFlick,
+    },
+    /// The game refused a shot (a strategy chose an illegal flick).
+    Game {
+        /// Game index.
+        game: u64,
+        /// What the game said.
+        error: GameError,
+    },
+}
+
+impl fmt::Display for PlayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayError::NoLegalFlick { game, error } => write!(f, "game {game}: {error}"),
+            PlayError::Game { game, error } => write!(f, "game {game}: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for PlayError {}
+
+/// A flick as a player describes it, in the log: `{"offset", "aim", "target"?, "speed",
+/// "spin"}` (`target` only when aimed at a point).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct FlickLog {
+    /// Place on the shooting line, m, in the seat's frame.
+    pub offset: f64,
+    /// Aim, rad (relative to the direction toward `target`, if any).
+    pub aim: f64,
+    /// Point aimed at, `[x, y]`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target: Option<[f64; 2]>,
+    /// Speed, m/s.
+    pub speed: f64,
+    /// Spin, rad/s.
+    pub spin: f64,
+}
+
+impl From<PlayerFlick> for FlickLog {
+    fn from(f: PlayerFlick) -> FlickLog {
+        FlickLog {
+            offset: f.offset,
+            aim: f.aim,
+            target: f.target.map(|t| t.to_array()),
+            speed: f.speed,
+            spin: f.spin,
+        }
+    }
+}
+
+/// The executed flick's initial conditions, as the `shooter` of a shot file.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct StartLog {
+    /// Team.
+    pub team: u8,
+    /// Centre, `[x, y]`, m.
+    pub pos: [f64; 2],
+    /// Velocity, `[x, y]`, m/s.
+    pub vel: [f64; 2],
+    /// Spin, rad/s.
+    pub spin: f64,
+}
+
+impl From<Flick> for StartLog {
+    fn from(f: Flick) -> StartLog {
+        StartLog {
+            team: f.team,
+            pos: f.pos.to_array(),
+            vel: f.vel.to_array(),
+            spin: f.spin,
+        }
+    }
+}
+
+/// The noise widths, in the log and the summary.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct NoiseLog {
+    /// Offset, m.
+    pub offset: f64,
+    /// Aim, rad.
+    pub aim: f64,
+    /// Speed, fraction.
+    pub speed: f64,
+    /// Spin, rad/s.
+    pub spin: f64,
+}
+
+impl From<Noise> for NoiseLog {
+    fn from(n: Noise) -> NoiseLog {
+        NoiseLog {
+            offset: n.offset,
+            aim: n.aim,
+            speed: n.speed,
+            spin: n.spin,
+        }
+    }
+}
+
+/// Who sits where.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SeatLog {
+    /// Seat, 0-3.
+    pub seat: u8,
+    /// Its team.
+    pub team: u8,
+    /// Its strategy ([`Strategy::name`]).
+    pub strategy: String,
+}
+
+/// One shot of a game.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ShotLog {
+    /// Round, from 0.
+    pub round: u32,
+    /// Shot in the round, from 0.
+    pub shot: u32,
+    /// Shot in the game, from 0 (the `n` of the seeds).
+    pub number: u64,
+    /// Seat that shot.
+    pub seat: u8,
+    /// Its team.
+    pub team: u8,
+    /// The flick the strategy chose.
+    pub intended: FlickLog,
+    /// The strategy's own estimate of the change in score difference (`null` for the
+    /// random strategy).
+    pub value: Option<f64>,
+    /// Legal candidates the strategy considered.
+    pub candidates: u32,
+    /// The flick as the player executed it (the intended one plus the error).
+    pub executed: FlickLog,
+    /// The executed flick's initial conditions (a shot file's `shooter`).
+    pub start: StartLog,
+    /// The physics: an outcome of the outcome file (discs with the engine's states, events,
+    /// steps, time).
+    #[serde(serialize_with = "outcome_json")]
+    pub outcome: Outcome,
+    /// What the rules made of it (the `rules` object of `simulate --rules`).
+    pub verdict: ShotVerdict,
+    /// Discs left to shoot this round per seat 0-3, after the shot.
+    pub discs_left: [u8; 4],
+    /// 20s set aside this round so far, per team.
+    pub twenties: [u32; 2],
+    /// The round as it stands after the shot, per team: `20 * twenties + board_score`.
+    pub round_totals: [u32; 2],
+    /// Game score after the shot, per team.
+    pub score: [u32; 2],
+    /// Whether the shot ended its round.
+    pub round_end: bool,
+    /// Seat to shoot next (`null` once the game is over or stopped).
+    pub next_turn: Option<u8>,
+}
+
+fn outcome_json<S: Serializer>(o: &Outcome, s: S) -> Result<S::Ok, S::Error> {
+    serialize_outcome(o, s)
+}
+
+/// A whole game.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GameLog {
+    /// Index of the game in its run.
+    pub game: u64,
+    /// Seed of the run.
+    pub seed: u64,
+    /// Players, 2 or 4.
+    pub players: u8,
+    /// Rule set.
+    pub ruleset: Ruleset,
+    /// The players' error.
+    pub noise: NoiseLog,
+    /// Cap on the rounds.
+    pub max_rounds: u32,
+    /// Who sits where, in seat order.
+    pub seats: Vec<SeatLog>,
+    /// Seat that shot first in the game.
+    pub first_seat: u8,
+    /// Every shot, in order.
+    pub shots: Vec<ShotLog>,
+    /// Every finished round, in order.
+    pub rounds: Vec<RoundRecord>,
+    /// Final game score per team.
+    pub score: [u32; 2],
+    /// How the game ended: `{"won": team}` or `"draw"`; `null` if it stopped unfinished.
+    pub result: Option<GameResult>,
+    /// The winning team (`null` for a draw or an unfinished game).
+    pub winner: Option<u8>,
+    /// Whether the game stopped at `max_rounds` before it was over.
+    pub capped: bool,
+}
+
+impl PlayConfig {
+    /// Checks the configuration: 2 or 4 players (field `players`), one strategy per seat
+    /// in play or, with four players, per team (`strategies`), each strategy's own
+    /// parameters, the noise widths ([`Noise::check`], fields `noise.*`), and
+    /// `max_rounds >= 1`.
+    pub fn check(&self) -> Result<(), InputError> {
+        if !valid_players(self.players) {
+            return Err(InputError::new(
+                "players",
+                format!("must be 2 or 4, got {}", self.players),
+            ));
+        }
+        let seats = seats_in_play(self.players).len();
+        let n = self.strategies.len();
+        if !(n == seats || (self.players == 4 && n == 2)) {
+            let want = if self.players == 4 {
+                "4 strategies (one per seat) or 2 (one per team)"
+            } else {
+                "2 strategies (one per seat)"
+            };
+            return Err(InputError::new(
+                "strategies",
+                format!("expected {want} for {} players, got {n}", self.players),
+            ));
+        }
+        for s in &self.strategies {
+            s.check(&self.physics)?;
+        }
+        self.noise.check(&self.board, &self.physics)?;
+        if self.max_rounds == 0 {
+            return Err(InputError::new("max_rounds", "must be at least 1, got 0"));
+        }
+        Ok(())
+    }
+
+    /// The strategy of `seat` (a seat in play).
+    pub fn strategy_of(&self, seat: u8) -> &dyn Strategy {
+        let seats = seats_in_play(self.players);
+        let k = if self.strategies.len() == seats.len() {
+            seats.iter().position(|&s| s == seat).unwrap_or(0)
+        } else {
+            usize::from(team_of_seat(seat, self.players).unwrap_or(0))
+        };
+        self.strategies[k.min(self.strategies.len() - 1)].as_ref()
+    }
+
+    /// Who sits where, in seat order.
+    pub fn seats(&self) -> Vec<SeatLog> {
+        seats_in_play(self.players)
+            .iter()
+            .map(|&seat| SeatLog {
+                seat,
+                team: team_of_seat(seat, self.players).unwrap_or(0),
+                strategy: self.strategy_of(seat).name(),
+            })
+            .collect()
+    }
+
+    /// Plays game `index` of the run to its end (or to `max_rounds`). Run
+    /// [`PlayConfig::check`] first. Batches inside run on the current rayon pool; the log
+    /// does not depend on it.
+    pub fn play(&self, index: u64) -> Result<GameLog, PlayError> {
+        let game_err = |error| PlayError::Game { game: index, error };
+        let game_seed = mix(self.seed, index);
+        let decide = mix(game_seed, DECIDE);
+        let execute = mix(game_seed, EXECUTE);
+        let mut game = Game::from_seed(self.players, self.ruleset, game_seed).map_err(game_err)?;
+        let (board, physics) = (&self.board, &self.physics);
+        let mut shots = Vec::new();
+        let mut capped = false;
+        let mut number = 0u64;
+        while let Some(seat) = game.turn() {
+            if game.shots_in_round() == 0
+                && game.rounds().len() as u64 >= u64::from(self.max_rounds)
+            {
+                capped = true;
+                break;
+            }
+            let turn = Turn::new(board, physics, &game, mix(decide, number)).map_err(game_err)?;
+            let decision = self
+                .strategy_of(seat)
+                .choose(&turn)
+                .map_err(|error| PlayError::NoLegalFlick { game: index, error })?;
+            let team = turn.team();
+            let intended = turn.legal(&decision.flick).ok_or_else(|| {
+                game_err(GameError::Input(InputError::new(
+                    "flick",
+                    format!(
+                        "the strategy `{}` chose an illegal flick",
+                        self.strategy_of(seat).name()
+                    ),
+                )))
+            })?;
+            let executed = self.execute(&game, seat, decision.flick, execute, number);
+            let (executed, flick) = match turn.legal(&executed) {
+                Some(flick) => (executed, flick),
+                None => (decision.flick, intended),
+            };
+            let outcome = run_shot(board, physics, &game.shot(flick))
+                .map_err(|e| game_err(GameError::Input(e)))?;
+            let record = game
+                .play_outcome(seat, flick, &outcome, board, physics)
+                .map_err(game_err)?;
+            let twenties = record.round_end.map_or(game.twenties(), |r| r.twenties);
+            let board_score = record.verdict.board_score;
+            shots.push(ShotLog {
+                round: record.round,
+                shot: record.shot,
+                number,
+                seat,
+                team,
+                intended: decision.flick.into(),
+                value: decision.value,
+                candidates: decision.candidates,
+                executed: executed.into(),
+                start: flick.into(),
+                outcome,
+                verdict: record.verdict,
+                discs_left: record.discs_left,
+                twenties,
+                round_totals: [
+                    20 * twenties[0] + board_score[0],
+                    20 * twenties[1] + board_score[1],
+                ],
+                score: game.score(),
+                round_end: record.round_end.is_some(),
+                next_turn: record.next_turn,
+            });
+            number += 1;
+        }
+        if capped && let Some(last) = shots.last_mut() {
+            last.next_turn = None;
+        }
+        let result = game.result();
+        Ok(GameLog {
+            game: index,
+            seed: self.seed,
+            players: self.players,
+            ruleset: self.ruleset,
+            noise: self.noise.into(),
+            max_rounds: self.max_rounds,
+            seats: self.seats(),
+            first_seat: game.first_seat(),
+            shots,
+            rounds: game.rounds().to_vec(),
+            score: game.score(),
+            result,
+            winner: result.and_then(GameResult::winner),
+            capped,
+        })
+    }
+
+    /// The flick `seat` actually plays when it means `intended`: sample `number` of a
+    /// study of `intended` from the current position under the configuration's noise,
+    /// seeded with `seed`. The intended flick itself if the study refuses it.
+    fn execute(
+        &self,
+        game: &Game,
+        seat: u8,
+        intended: PlayerFlick,
+        seed: u64,
+        number: u64,
+    ) -> PlayerFlick {
+        let spec = StudySpec {
+            board: self.board.clone(),
+            physics: self.physics.clone(),
+            players: self.players,
+            seat,
+            discs: game.position().to_vec(),
+            flick: intended,
+            noise: self.noise,
+        };
+        match Study::new(spec) {
+            Ok(study) => study.sample_flick(seed, number),
+            Err(_) => intended,
+        }
+    }
+
+    /// Plays games `0..games` on the current rayon pool, `GAMES_CHUNK` at a time in
+    /// parallel ([`crate::batch::map_ordered`]), and folds their [`GameStats`] serially in
+    /// game order into the [`Summary`]. The first failing game (in game order) stops the
+    /// run with its error. Identical for every thread count.
+    pub fn play_many(&self, games: u64) -> Result<Summary, PlayError> {
+        let mut tally = SummaryTally::default();
+        let stats = crate::batch::map_ordered(0..games, GAMES_CHUNK, |g| {
+            self.play(g).map(|log| GameStats::of(&log))
+        });
+        for s in stats {
+            tally.add(&s?);
+        }
+        Ok(tally.summary(self))
+    }
+}

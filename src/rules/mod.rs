@@ -1,0 +1,97 @@
+//! The rules layer: what a shot means in a game of Crokinole (`shared/spec/rules.md`).
+//!
+//! The physics knows discs, pegs, the hole and the ditch; this module adds the table around
+//! them: seats, teams and whose turn it is, where a shooter may place its disc, the opening
+//! and must-hit rules judged from the engine's event log, the discs removed after a shot,
+//! the 20s set aside, scoring, rounds and the end of a game.
+//!
+//! - [`ruleset`]: [`Ruleset`] (traditional or tournament) and its constants.
+//! - [`placement`]: quadrants and the legal starting places of a shot ([`check_placement`]).
+//! - [`verdict`]: one shot judged ([`judge_shot`], [`apply_rules`], [`ShotVerdict`]).
+//! - [`scoring`]: zone points on the board and round points ([`board_score`],
+//!   [`round_points`]).
+//! - [`game`]: the game state machine ([`Game`]).
+//!
+//! This file holds the table itself: seats, teams and play order (`shared/spec/shot-file.md`).
+//! Seat `s` sits in the direction of polar angle 270, 180, 90, 0 degrees for `s = 0..3`;
+//! play goes clockwise seen from above, 0 -> 1 -> 2 -> 3 -> 0. With two players only seats 0
+//! (team 0) and 2 (team 1) are used; with four, seats 0 and 2 are team 0 and seats 1 and 3
+//! team 1. Every choice the spec leaves open is listed in `docs/rules.md`.
+//!
+//! Everything here is deterministic: only + - * / and sqrt on the geometry, no hash maps,
+//! results in id or seat order.
+//!
+//! ```
+//! use crokinole::rules::{Game, Rule, Ruleset, judge_shot};
+//! use crokinole::{Board, Flick, Physics};
+//! use glam::DVec2;
+//!
+//! let (board, physics) = (Board::tournament(), Physics::default());
+//! // Seat 0 opens a two-player game straight at the 20 hole: valid, a 20 for team 0.
+//! let flick = Flick { team: 0, pos: DVec2::new(0.0, -0.3048), vel: DVec2::new(0.0, 0.85), spin: 0.0 };
+//! let v = judge_shot(&board, &physics, &[], 0, 2, Ruleset::Traditional, flick).unwrap();
+//! assert_eq!((v.rule, v.rule_met, v.twenties_per_team()), (Rule::Opening, true, [1, 0]));
+//!
+//! // The same shot as the first of a game: then it is seat 2's turn.
+//! let mut game = Game::new(2, Ruleset::Traditional, 0).unwrap();
+//! let record = game.play(0, flick, &board, &physics).unwrap();
+//! assert_eq!((game.twenties(), record.next_turn), ([1, 0], Some(2)));
+//! assert!(game.play(0, flick, &board, &physics).is_err()); // out of turn
+//! ```
+
+pub mod game;
+pub mod placement;
+pub mod ruleset;
+pub mod scoring;
+pub mod verdict;
+
+pub use game::{Game, GameError, GameResult, RoundRecord, ShotRecord, first_seat_from_seed};
+pub use placement::{PlacementError, check_placement};
+pub use ruleset::Ruleset;
+pub use scoring::{board_score, round_points, round_totals};
+pub use verdict::{
+    BoardDisc, Contacts, RemovalReason, Removed, Rule, ShotVerdict, Twenty, apply_rules, contacts,
+    judge_shot,
+};
+
+/// Whether `players` is a legal number of players: 2 or 4.
+pub fn valid_players(players: u8) -> bool {
+    players == 2 || players == 4
+}
+
+/// Seats in use with `players` players, in play order from seat 0: `[0, 2]` with two
+/// players, `[0, 1, 2, 3]` with four. Empty for any other count.
+pub fn seats_in_play(players: u8) -> &'static [u8] {
+    match players {
+        2 => &[0, 2],
+        4 => &[0, 1, 2, 3],
+        _ => &[],
+    }
+}
+
+/// Whether seat `seat` is used with `players` players.
+pub fn seat_in_play(seat: u8, players: u8) -> bool {
+    seats_in_play(players).contains(&seat)
+}
+
+/// Team of a seat. With four players partners sit opposite: seats 0 and 2 are team 0,
+/// seats 1 and 3 team 1. With two players seat 0 is team 0 and seat 2 team 1.
+/// `None` for a seat not in play (seats 1 and 3 with two players, seats above 3, or a
+/// player count other than 2 or 4).
+pub fn team_of_seat(seat: u8, players: u8) -> Option<u8> {
+    if !seat_in_play(seat, players) {
+        return None;
+    }
+    Some(match players {
+        2 => seat / 2,
+        _ => seat % 2,
+    })
+}
+
+/// The seat that plays after `seat`, clockwise: the next seat in play (`0 -> 2 -> 0` with
+/// two players, `0 -> 1 -> 2 -> 3 -> 0` with four). `None` if `seat` is not in play.
+pub fn next_seat(seat: u8, players: u8) -> Option<u8> {
+    let seats = seats_in_play(players);
+    let k = seats.iter().position(|&s| s == seat)?;
+    Some(seats[(k + 1) % seats.len()])
+}
