@@ -2,55 +2,17 @@
 //! outcome files, byte-identical output for every thread count, stdin, `params`, and a
 //! refusal naming the shot, the field and the problem for every class of bad input.
 
+mod binary;
+
+use binary::run;
+
 use serde_json::Value;
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-
-/// What one run of the binary did.
-struct Run {
-    code: Option<i32>,
-    stdout: Vec<u8>,
-    stderr: String,
-}
-
-impl Run {
-    fn json(&self) -> Value {
-        assert_eq!(self.code, Some(0), "stderr: {}", self.stderr);
-        assert!(self.stderr.is_empty(), "stderr: {}", self.stderr);
-        serde_json::from_slice(&self.stdout).expect("stdout is JSON")
-    }
-}
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("fixtures")
         .join(name)
-}
-
-/// Runs the binary with `args`, feeding `stdin` if given.
-fn run(args: &[&str], stdin: Option<&str>) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_crokinole"))
-        .args(args)
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    if let Some(text) = stdin {
-        let mut pipe = child.stdin.take().unwrap();
-        pipe.write_all(text.as_bytes()).unwrap();
-    }
-    let out = child.wait_with_output().unwrap();
-    Run {
-        code: out.status.code(),
-        stdout: out.stdout,
-        stderr: String::from_utf8(out.stderr).unwrap(),
-    }
 }
 
 fn simulate_file(path: &Path, threads: &str) -> Vec<u8> {

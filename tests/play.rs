@@ -6,6 +6,8 @@
 //! Kept fast: tournament games (4 rounds), small K and M, and a single traditional game
 //! (to 100) with small K and M.
 
+mod binary;
+
 use crokinole::montecarlo::{Noise, PlayerFlick};
 use crokinole::play::strategy::candidate;
 use crokinole::play::{
@@ -16,7 +18,6 @@ use crokinole::rules::{Game, Ruleset};
 use crokinole::{Board, Flick, Physics};
 use glam::DVec2;
 use serde_json::Value;
-use std::process::{Command, Stdio};
 
 const NOISE: &str = "offset=0.003,aim=0.01,speed=0.03,spin=0.5";
 
@@ -436,23 +437,8 @@ fn the_random_strategy_is_legal_and_seeded() {
 // ---------------------------------------------------------------------------------------
 // The command line.
 
-struct Run {
-    code: Option<i32>,
-    stdout: Vec<u8>,
-    stderr: String,
-}
-
-fn run(args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_crokinole"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("the binary starts");
-    Run {
-        code: out.status.code(),
-        stdout: out.stdout,
-        stderr: String::from_utf8(out.stderr).unwrap(),
-    }
+fn run(args: &[&str]) -> binary::Run {
+    binary::run(args, None)
 }
 
 fn ok(args: &[&str]) -> Vec<u8> {

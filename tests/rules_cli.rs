@@ -5,43 +5,15 @@
 //! else is the plain outcome, the refusals (missing seat, wrong team, illegal placement,
 //! an empty seat) and byte-identical output for every thread count.
 
+mod binary;
+
+use binary::Run;
+
 use serde_json::Value;
-use std::io::Write;
-use std::process::{Command, Stdio};
-
-/// What one run of the binary did.
-struct Run {
-    code: Option<i32>,
-    stdout: Vec<u8>,
-    stderr: String,
-}
-
-impl Run {
-    fn json(&self) -> Value {
-        assert_eq!(self.code, Some(0), "stderr: {}", self.stderr);
-        assert!(self.stderr.is_empty(), "stderr: {}", self.stderr);
-        serde_json::from_slice(&self.stdout).expect("stdout is JSON")
-    }
-}
 
 /// Runs the binary with `args`, feeding `stdin`.
 fn run(args: &[&str], stdin: &str) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_crokinole"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    let mut pipe = child.stdin.take().unwrap();
-    pipe.write_all(stdin.as_bytes()).unwrap();
-    drop(pipe);
-    let out = child.wait_with_output().unwrap();
-    Run {
-        code: out.status.code(),
-        stdout: out.stdout,
-        stderr: String::from_utf8(out.stderr).unwrap(),
-    }
+    binary::run(args, Some(stdin))
 }
 
 /// The crafted shots, one a line, and what the rules make of them.

@@ -97,15 +97,12 @@ pub(crate) fn path_at(text: &str, end: usize) -> String {
     path
 }
 
-/// An error of `serde_json` while reading `text`, as an [`InputError`]: the field is the
-/// path where the parser stopped (`file` at the top level), attributed to its shot when it
-/// lies in `shots[k]`; the problem is the parser's message with its line and column.
-pub(crate) fn json_error(text: &str, err: &serde_json::Error) -> InputError {
+/// The parser's message for `err` (with its line and column), plus a hint when it stopped
+/// on `NaN` or `Infinity`, which some producers write but JSON does not have.
+pub(crate) fn problem_of(text: &str, err: &serde_json::Error) -> String {
     let mut problem = err.to_string();
-    let mut path = String::new();
     if err.line() > 0 {
         let offset = offset_of(text, err.line(), err.column());
-        path = path_at(text, offset);
         // The parser stops on the first letter of a word it cannot read.
         let word = text
             .get(offset.saturating_sub(1)..)
@@ -117,6 +114,18 @@ pub(crate) fn json_error(text: &str, err: &serde_json::Error) -> InputError {
         {
             problem.push_str(" (NaN and Infinity are not JSON numbers)");
         }
+    }
+    problem
+}
+
+/// An error of `serde_json` while reading `text`, as an [`InputError`]: the field is the
+/// path where the parser stopped (`file` at the top level), attributed to its shot when it
+/// lies in `shots[k]`; the problem is the parser's message with its line and column.
+pub(crate) fn json_error(text: &str, err: &serde_json::Error) -> InputError {
+    let problem = problem_of(text, err);
+    let mut path = String::new();
+    if err.line() > 0 {
+        path = path_at(text, offset_of(text, err.line(), err.column()));
     }
     if path.is_empty() {
         return InputError::new("file", problem);

@@ -4,11 +4,12 @@
 //! The library never prints; the CLI (`src/bin/crokinole.rs`) reads, calls
 //! [`parse_shot_file`], runs the shots and calls [`write_outcomes`].
 
-mod json_path;
+pub(crate) mod json_path;
 mod outcome_file;
 mod pretty;
 mod ruled;
 mod shot_file;
+pub(crate) mod strict;
 
 pub use outcome_file::{outcomes_to_string, serialize_outcome, state_name, write_outcomes};
 pub use ruled::{check_rules, judge_outcomes, state_after_rules, write_ruled_outcomes};

@@ -5,12 +5,12 @@
 use crate::board::Board;
 use crate::error::InputError;
 use crate::io::json_path::json_error;
+use crate::io::strict::{Obj, present};
 use crate::params::Physics;
 use crate::shot::{Flick, Placed, Shot};
 use crate::validate::{check_board, check_physics};
 use glam::DVec2;
-use serde::de::Visitor;
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::{Deserialize, Serialize};
 
 /// One shot of a shot file: the physics input plus the seat and player count, which the
 /// physics ignores and a rules layer reads.
@@ -22,39 +22,6 @@ pub struct ShotEntry {
     pub seat: Option<u8>,
     /// Players at the table, 2 or 4 (`players`, default 2).
     pub players: u8,
-}
-
-/// An optional key that, when present, must hold a value: `null` is refused (a producer
-/// that writes NaN as `null` must not get a default instead).
-fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
-    T::deserialize(d).map(Some)
-}
-
-/// A struct read only from a JSON object: serde's derive would also take an array of the
-/// field values in order, which the contract does not allow.
-struct Obj<T>(T);
-
-impl<'de, T: Deserialize<'de>> Deserialize<'de> for Obj<T> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        T::deserialize(MapOnly(d)).map(Obj)
-    }
-}
-
-/// A deserializer that asks its inner one for a map whatever it is asked for.
-struct MapOnly<D>(D);
-
-impl<'de, D: Deserializer<'de>> Deserializer<'de> for MapOnly<D> {
-    type Error = D::Error;
-
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
-        self.0.deserialize_map(visitor)
-    }
-
-    serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
-        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
-        identifier ignored_any
-    }
 }
 
 /// The whole file. `description` is accepted (the shared benchmark files carry one) and

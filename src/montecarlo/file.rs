@@ -13,11 +13,11 @@ use super::noise::Noise;
 use super::study::{Sample, Study, StudySpec};
 use super::tally::{POSITIONS_CAP, Summary, Tally};
 use crate::error::InputError;
+use crate::io::strict::{Obj, present};
 use crate::io::{outcomes_to_string, params_json, parse_shot_file};
 use crate::shot::Placed;
 use glam::DVec2;
-use serde::de::Visitor;
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -26,37 +26,6 @@ use std::io::{self, Write};
 pub const STATE_FORMAT: &str = "crokinole-montecarlo-state";
 /// The `version` of the shard state format written and read here.
 pub const STATE_VERSION: u32 = 1;
-
-/// An optional key that, when present, must hold a value: `null` is refused.
-fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
-    T::deserialize(d).map(Some)
-}
-
-/// A struct read only from a JSON object (serde's derive would also take an array).
-struct Obj<T>(T);
-
-impl<'de, T: Deserialize<'de>> Deserialize<'de> for Obj<T> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        T::deserialize(MapOnly(d)).map(Obj)
-    }
-}
-
-/// A deserializer that asks its inner one for a map whatever it is asked for.
-struct MapOnly<D>(D);
-
-impl<'de, D: Deserializer<'de>> Deserializer<'de> for MapOnly<D> {
-    type Error = D::Error;
-
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
-        self.0.deserialize_map(visitor)
-    }
-
-    serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
-        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
-        identifier ignored_any
-    }
-}
 
 /// The study file.
 #[derive(Deserialize)]
@@ -136,25 +105,7 @@ fn from_json<'a, T: Deserialize<'a>>(text: &'a str) -> Result<T, InputError> {
 
 /// A `serde_json` error at `path` as an [`InputError`].
 fn json_error(text: &str, path: String, err: serde_json::Error) -> InputError {
-    let mut problem = err.to_string();
-    if err.line() > 0 {
-        let start: usize = text
-            .split_inclusive('\n')
-            .take(err.line() - 1)
-            .map(str::len)
-            .sum();
-        let at = (start + err.column()).min(text.len());
-        let word = text
-            .get(at.saturating_sub(1)..)
-            .unwrap_or("")
-            .trim_start_matches(['-', '+']);
-        if ["NaN", "Infinity", "inf", "nan"]
-            .iter()
-            .any(|w| word.starts_with(w))
-        {
-            problem.push_str(" (NaN and Infinity are not JSON numbers)");
-        }
-    }
+    let problem = crate::io::json_path::problem_of(text, &err);
     // The path ends with an unknown key's name already; `.` is the top level.
     let field = if path == "." || path.is_empty() {
         "file".to_string()

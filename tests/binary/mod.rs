@@ -1,0 +1,51 @@
+//! Running the `crokinole` binary from the CLI tests: one place for the child process, its
+//! standard input and what it printed.
+#![allow(dead_code)]
+
+use serde_json::Value;
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+/// What one run of the binary did.
+pub struct Run {
+    /// Exit code (`None` if killed by a signal).
+    pub code: Option<i32>,
+    /// Everything written to standard output.
+    pub stdout: Vec<u8>,
+    /// Everything written to standard error.
+    pub stderr: String,
+}
+
+impl Run {
+    /// Standard output as JSON, after checking the run succeeded with nothing on stderr.
+    pub fn json(&self) -> Value {
+        assert_eq!(self.code, Some(0), "stderr: {}", self.stderr);
+        assert!(self.stderr.is_empty(), "stderr: {}", self.stderr);
+        serde_json::from_slice(&self.stdout).expect("stdout is JSON")
+    }
+}
+
+/// Runs the binary with `args`, feeding `stdin` if given (standard input is closed if not).
+pub fn run(args: &[&str], stdin: Option<&str>) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_crokinole"))
+        .args(args)
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    if let Some(text) = stdin {
+        let mut pipe = child.stdin.take().unwrap();
+        pipe.write_all(text.as_bytes()).unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    Run {
+        code: out.status.code(),
+        stdout: out.stdout,
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    }
+}
