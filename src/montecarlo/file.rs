@@ -14,7 +14,7 @@ use super::study::{Sample, Study, StudySpec};
 use super::tally::{POSITIONS_CAP, Summary, Tally};
 use crate::error::InputError;
 use crate::io::strict::{Obj, present};
-use crate::io::{outcomes_to_string, params_json, parse_shot_file};
+use crate::io::{params_json, parse_shot_file, serialize_outcome};
 use crate::shot::Placed;
 use glam::DVec2;
 use serde::{Deserialize, Serialize};
@@ -244,6 +244,13 @@ pub fn sample_line(s: &Sample) -> String {
         speed: f64,
         spin: f64,
     }
+    /// The outcome exactly as in an outcome file.
+    struct OutcomeOut<'a>(&'a crate::shot::Outcome);
+    impl Serialize for OutcomeOut<'_> {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            serialize_outcome(self.0, s)
+        }
+    }
     #[derive(Serialize)]
     struct Line<'a> {
         sample: u64,
@@ -252,15 +259,8 @@ pub fn sample_line(s: &Sample) -> String {
         score_change: i64,
         opponent_hits: u32,
         opponents_moved: bool,
-        outcome: &'a RawValue,
+        outcome: OutcomeOut<'a>,
     }
-    let file = outcomes_to_string(std::slice::from_ref(&s.outcome));
-    let outcome = file
-        .strip_prefix("{\"outcomes\":[")
-        .and_then(|t| t.strip_suffix("]}\n"))
-        .expect("an outcome file of one outcome");
-    let outcome: Box<RawValue> =
-        RawValue::from_string(outcome.to_string()).expect("the outcome is JSON");
     let line = Line {
         sample: s.index,
         flick: FlickOut {
@@ -273,7 +273,7 @@ pub fn sample_line(s: &Sample) -> String {
         score_change: s.result.score_change,
         opponent_hits: s.result.opponent_hits,
         opponents_moved: s.result.opponents_moved,
-        outcome: &outcome,
+        outcome: OutcomeOut(&s.outcome),
     };
     let mut text = serde_json::to_string(&line).expect("plain data serializes");
     text.push('\n');
