@@ -8,7 +8,7 @@ pub(crate) mod json_path;
 mod outcome_file;
 mod pretty;
 mod ruled;
-mod shot_file;
+pub(crate) mod shot_file;
 pub(crate) mod strict;
 
 pub use outcome_file::{outcomes_to_string, serialize_outcome, state_name, write_outcomes};

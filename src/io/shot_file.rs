@@ -116,12 +116,12 @@ block! {
     special {}
 }
 
-/// A disc at rest.
+/// A disc at rest (also the study file's).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, expecting = "a disc object {team, pos}")]
-struct DiscJson {
-    team: u8,
-    pos: [f64; 2],
+pub(crate) struct DiscJson {
+    pub(crate) team: u8,
+    pub(crate) pos: [f64; 2],
 }
 
 /// The flicked disc.

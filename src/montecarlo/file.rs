@@ -13,6 +13,7 @@ use super::noise::Noise;
 use super::study::{Sample, Study, StudySpec};
 use super::tally::{POSITIONS_CAP, Summary, Tally};
 use crate::error::InputError;
+use crate::io::shot_file::DiscJson;
 use crate::io::strict::{Obj, present};
 use crate::io::{params_json, parse_shot_file, serialize_outcome};
 use crate::shot::Placed;
@@ -46,14 +47,6 @@ struct StudyFileJson<'a> {
     flick: Obj<FlickJson>,
     #[serde(default, deserialize_with = "present")]
     noise: Option<Obj<NoiseJson>>,
-}
-
-/// A disc at rest.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, expecting = "a disc object {team, pos}")]
-struct DiscJson {
-    team: u8,
-    pos: [f64; 2],
 }
 
 /// The intended flick.
