@@ -162,6 +162,17 @@ pub struct Decision {
     pub candidates: u32,
 }
 
+impl Decision {
+    /// No candidate was legal: the turn's fallback flick, valued at nothing.
+    fn fallback(turn: &Turn) -> Result<Decision, NoLegalFlick> {
+        Ok(Decision {
+            flick: turn.fallback()?,
+            value: None,
+            candidates: 0,
+        })
+    }
+}
+
 /// Everything a strategy sees when it is its turn.
 pub struct Turn<'a> {
     board: &'a Board,
@@ -494,11 +505,7 @@ impl Strategy for RandomFlick {
                 });
             }
         }
-        Ok(Decision {
-            flick: turn.fallback()?,
-            value: None,
-            candidates: 0,
-        })
+        Decision::fallback(turn)
     }
 
     fn name(&self) -> String {
@@ -540,11 +547,7 @@ impl Strategy for Greedy {
                 value: values[i].map(|v| v as f64),
                 candidates: cands.len() as u32,
             }),
-            None => Ok(Decision {
-                flick: turn.fallback()?,
-                value: None,
-                candidates: 0,
-            }),
+            None => Decision::fallback(turn),
         }
     }
 
@@ -625,11 +628,7 @@ impl Strategy for MonteCarlo {
                 value: sums[i].map(|s| s as f64 / f64::from(self.m)),
                 candidates: kept.len() as u32,
             }),
-            None => Ok(Decision {
-                flick: turn.fallback()?,
-                value: None,
-                candidates: 0,
-            }),
+            None => Decision::fallback(turn),
         }
     }
 
