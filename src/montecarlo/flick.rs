@@ -91,13 +91,21 @@ pub fn max_offset(board: &Board) -> f64 {
     board.shooting_line_radius * std::f64::consts::FRAC_1_SQRT_2
 }
 
+/// Centre of a disc on seat `seat`'s shooting line at lateral offset `offset` (board
+/// frame). NaN if `|offset|` exceeds the shooting line's radius.
+pub fn start_position(board: &Board, seat: u8, offset: f64) -> DVec2 {
+    let r = board.shooting_line_radius;
+    seat_to_board(
+        seat,
+        DVec2::new(offset, neg((r * r - offset * offset).sqrt())),
+    )
+}
+
 impl PlayerFlick {
     /// The disc's starting centre for seat `seat` (board frame): on the shooting line at
     /// lateral offset `offset`. NaN if `|offset| > R`.
     pub fn position(&self, board: &Board, seat: u8) -> DVec2 {
-        let r = board.shooting_line_radius;
-        let x = self.offset;
-        seat_to_board(seat, DVec2::new(x, neg((r * r - x * x).sqrt())))
+        start_position(board, seat, self.offset)
     }
 
     /// Unit direction of travel (board frame) from the starting centre `pos`.

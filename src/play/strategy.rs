@@ -42,7 +42,7 @@ use crate::board::Board;
 use crate::disc::Disc;
 use crate::error::InputError;
 use crate::montecarlo::detmath;
-use crate::montecarlo::flick::max_offset;
+use crate::montecarlo::flick::{max_offset, start_position};
 use crate::montecarlo::{Noise, PlayerFlick, Study, StudySpec};
 use crate::params::Physics;
 use crate::rules::game::splitmix64;
@@ -324,14 +324,7 @@ impl<'a> Turn<'a> {
 
     /// A flick from `offset` toward `target` at `factor` times the stopping speed there.
     fn toward(&self, offset: f64, target: DVec2, factor: f64, cap: f64, spin: f64) -> PlayerFlick {
-        let start = PlayerFlick {
-            offset,
-            aim: 0.0,
-            target: None,
-            speed: 1.0,
-            spin: 0.0,
-        }
-        .position(self.board, self.seat);
+        let start = start_position(self.board, self.seat, offset);
         let d = (target - start).length();
         let speed = (self.stopping_speed(d) * factor)
             .max(MIN_SPEED)
@@ -397,14 +390,7 @@ fn propose(turn: &Turn<'_>, c: u64, st: &mut Stream, spin: f64) -> PlayerFlick {
     let fifteen = (board.fifteen_line_radius - 0.5 * board.line_width - r).max(0.0);
     if !opponents.is_empty() && c % 4 != 3 {
         let aim_at = opponents[st.below(opponents.len())];
-        let start = PlayerFlick {
-            offset,
-            aim: 0.0,
-            target: None,
-            speed: 1.0,
-            spin: 0.0,
-        }
-        .position(board, turn.seat);
+        let start = start_position(board, turn.seat, offset);
         let along = (aim_at - start).normalize_or_zero();
         let side = DVec2::new(-along.y, along.x);
         let target = aim_at + side * (st.range(-0.8, 0.8) * r);
