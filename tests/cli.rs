@@ -40,17 +40,7 @@ fn with_blocks(blocks: &str) -> String {
 /// Feeds `text` on stdin and checks the refusal: exit code 2, nothing on stdout, and a
 /// message on stderr containing every fragment of `expect`.
 fn refused(text: &str, expect: &[&str]) {
-    let r = run(&["simulate", "-"], Some(text));
-    assert_eq!(r.code, Some(2), "input {text}\nstderr: {}", r.stderr);
-    assert!(r.stdout.is_empty(), "stdout not empty for {text}");
-    assert!(r.stderr.starts_with("error: "), "stderr: {}", r.stderr);
-    for fragment in expect {
-        assert!(
-            r.stderr.contains(fragment),
-            "stderr lacks {fragment:?}: {}",
-            r.stderr
-        );
-    }
+    run(&["simulate", "-"], Some(text)).assert_refused(&format!("input {text}"), expect);
 }
 
 /// `refused` for a bad shot 1: the message names the shot and its `field` (relative to

@@ -260,17 +260,7 @@ fn rules_output_is_identical_for_every_thread_count() {
 fn refused(text: &str, extra: &[&str], expect: &[&str]) {
     let mut args = vec!["simulate", "-", "--rules"];
     args.extend_from_slice(extra);
-    let r = run(&args, text);
-    assert_eq!(r.code, Some(2), "stderr: {}", r.stderr);
-    assert!(r.stdout.is_empty(), "stdout not empty");
-    assert!(r.stderr.starts_with("error: "), "stderr: {}", r.stderr);
-    for fragment in expect {
-        assert!(
-            r.stderr.contains(fragment),
-            "stderr lacks {fragment:?}: {}",
-            r.stderr
-        );
-    }
+    run(&args, text).assert_refused(&format!("input {text}"), expect);
 }
 
 /// A shot file whose shot 1 is `shot` (shot 0 is fine).

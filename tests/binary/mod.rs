@@ -25,6 +25,27 @@ impl Run {
     }
 }
 
+impl Run {
+    /// Checks a refusal of bad input: exit code 2, nothing on stdout, and one `error: `
+    /// message on stderr containing every fragment of `expect`. `what` labels failures.
+    pub fn assert_refused(&self, what: &str, expect: &[&str]) {
+        assert_eq!(self.code, Some(2), "{what}\nstderr: {}", self.stderr);
+        assert!(self.stdout.is_empty(), "stdout not empty for {what}");
+        assert!(
+            self.stderr.starts_with("error: "),
+            "stderr: {}",
+            self.stderr
+        );
+        for fragment in expect {
+            assert!(
+                self.stderr.contains(fragment),
+                "stderr lacks {fragment:?}: {}",
+                self.stderr
+            );
+        }
+    }
+}
+
 /// Runs the binary with `args`, feeding `stdin` if given (standard input is closed if not).
 pub fn run(args: &[&str], stdin: Option<&str>) -> Run {
     let mut child = Command::new(env!("CARGO_BIN_EXE_crokinole"))
@@ -40,7 +61,14 @@ pub fn run(args: &[&str], stdin: Option<&str>) -> Run {
         .expect("the binary starts");
     if let Some(text) = stdin {
         let mut pipe = child.stdin.take().unwrap();
-        pipe.write_all(text.as_bytes()).unwrap();
+        // A binary that refuses its flags exits before reading: the pipe may close first.
+        if let Err(e) = pipe.write_all(text.as_bytes()) {
+            assert_eq!(
+                e.kind(),
+                std::io::ErrorKind::BrokenPipe,
+                "writing stdin: {e}"
+            );
+        }
     }
     let out = child.wait_with_output().unwrap();
     Run {
