@@ -11,6 +11,7 @@ use crokinole::montecarlo::{
     CHUNK, Noise, Plan, PlayerFlick, ShotClass, Study, StudySpec, Tally, parse_state,
     parse_study_file, sample_line, state_json, summary_json,
 };
+use crokinole::rules::Ruleset;
 use crokinole::{Board, Physics, Placed, run_shot};
 use glam::DVec2;
 use std::path::{Path, PathBuf};
@@ -54,6 +55,7 @@ fn spec_with(flick: PlayerFlick, noise: Noise) -> StudySpec {
         discs: vec![],
         flick,
         noise,
+        ruleset: None,
     }
 }
 
@@ -305,6 +307,80 @@ fn scores_and_hits_follow_their_definitions() {
 }
 
 #[test]
+fn a_20_that_misses_the_must_hit_rule_is_removed_and_scores_nothing() {
+    // The same miss as above, judged by the rules: an opponent disc is on the board, the
+    // shot does not touch it, so the shooter comes off (the 20 does not count). Without a
+    // rule set the physics alone calls it a 20 worth 20.
+    let opponent = vec![Placed {
+        team: 1,
+        pos: DVec2::new(0.2, 0.0),
+    }];
+    for ruleset in [Ruleset::Traditional, Ruleset::Tournament] {
+        let miss = StudySpec {
+            discs: opponent.clone(),
+            ruleset: Some(ruleset),
+            ..spec_with(STRAIGHT, Noise::NONE)
+        };
+        let m = Study::new(miss).unwrap().sample(0, 0);
+        assert_eq!(m.outcome.discs[1].state, crokinole::DiscState::Hole);
+        assert_eq!(m.result.class, ShotClass::Removed, "{ruleset}");
+        assert_eq!(m.result.score_change, 0, "{ruleset}");
+    }
+}
+
+#[test]
+fn an_opening_shot_short_of_the_15_line_is_removed_by_the_rules_only() {
+    // Straight ahead at a third of the speed that reaches the hole: it stops in the 10
+    // zone. The physics says `ten` (+10); the opening rule takes it off (0).
+    let short = PlayerFlick {
+        speed: STRAIGHT.speed * 0.75,
+        ..STRAIGHT
+    };
+    let physics_only = Study::new(spec_with(short, Noise::NONE))
+        .unwrap()
+        .sample(0, 0);
+    assert_eq!(physics_only.result.class, ShotClass::Ten);
+    assert_eq!(physics_only.result.score_change, 10);
+    let ruled = Study::new(StudySpec {
+        ruleset: Some(Ruleset::Traditional),
+        ..spec_with(short, Noise::NONE)
+    })
+    .unwrap();
+    let s = ruled.sample(0, 0);
+    assert_eq!(
+        s.outcome, physics_only.outcome,
+        "the rules do not touch the physics"
+    );
+    assert_eq!(
+        (s.result.class, s.result.score_change),
+        (ShotClass::Removed, 0)
+    );
+    // And the summary counts it under `removed`.
+    let summary = ruled
+        .tally(&Plan::new(1, 3, None).unwrap())
+        .summary()
+        .unwrap();
+    assert_eq!(summary.shooter.removed.count, 3);
+    assert_eq!(summary.shooter.ten.count, 0);
+}
+
+#[test]
+fn naming_a_rule_set_changes_the_input_hash_and_only_then() {
+    let plain = Study::new(spec_with(STRAIGHT, Noise::NONE)).unwrap();
+    let ruled = Study::new(StudySpec {
+        ruleset: Some(Ruleset::Traditional),
+        ..spec_with(STRAIGHT, Noise::NONE)
+    })
+    .unwrap();
+    assert_ne!(plain.input_hash(), ruled.input_hash());
+    let text = r#"{"seat": 0, "flick": {"speed": 0.85}, "ruleset": "tournament"}"#;
+    assert_eq!(
+        parse_study_file(text).unwrap().spec().ruleset,
+        Some(Ruleset::Tournament)
+    );
+}
+
+#[test]
 fn shards_merge_into_exactly_the_tally_of_one_run() {
     let s = study("crowded.json");
     let whole = s.tally(&Plan::new(8, 90, None).unwrap());
@@ -430,6 +506,11 @@ fn bad_studies_are_refused_naming_the_field() {
         "discs[0].pos",
         "over the 20 hole",
     );
+    let e = parse_study_file(r#"{"seat": 0, "flick": {"speed": 0.85}, "ruleset": "pub"}"#)
+        .err()
+        .unwrap();
+    assert_eq!(e.field, "ruleset", "{e}");
+    assert!(e.problem.contains("traditional"), "{e}");
     let e = Plan::new(1, 0, None).unwrap_err();
     assert_eq!(
         (e.field.as_str(), e.problem.as_str()),
@@ -493,6 +574,11 @@ fn the_summary_for_a_fixed_seed_is_golden() {
     for (name, golden, samples) in [
         ("opening.json", "golden-opening-summary.json", 400),
         ("takeout.json", "golden-takeout-summary.json", 200),
+        (
+            "takeout-ruled.json",
+            "golden-takeout-ruled-summary.json",
+            200,
+        ),
     ] {
         let s = study(name);
         let tally = s.tally(&Plan::new(2024, samples, None).unwrap());

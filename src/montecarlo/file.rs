@@ -26,7 +26,7 @@ use std::io::{self, Write};
 /// The `format` key of a shard state file.
 pub const STATE_FORMAT: &str = "crokinole-montecarlo-state";
 /// The `version` of the shard state format written and read here.
-pub const STATE_VERSION: u32 = 1;
+pub const STATE_VERSION: u32 = 2;
 
 /// The study file.
 #[derive(Deserialize)]
@@ -47,6 +47,8 @@ struct StudyFileJson<'a> {
     flick: Obj<FlickJson>,
     #[serde(default, deserialize_with = "present")]
     noise: Option<Obj<NoiseJson>>,
+    #[serde(default, deserialize_with = "present")]
+    ruleset: Option<String>,
 }
 
 /// The intended flick.
@@ -154,6 +156,13 @@ pub fn parse_study_file(text: &str) -> Result<Study, InputError> {
     }
     let f = file.flick.0;
     let n = file.noise.map(|n| n.0);
+    let ruleset = match file.ruleset {
+        None => None,
+        Some(name) => Some(
+            name.parse::<crate::rules::Ruleset>()
+                .map_err(|problem| InputError::new("ruleset", problem))?,
+        ),
+    };
     let spec = StudySpec {
         board,
         physics,
@@ -184,6 +193,7 @@ pub fn parse_study_file(text: &str) -> Result<Study, InputError> {
                 spin: n.spin.unwrap_or(0.0),
             },
         },
+        ruleset,
     };
     Study::new(spec)
 }
@@ -201,11 +211,13 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
 /// The study in one canonical text: the `board` and `physics` blocks with every key
 /// ([`params_json`]), then players, seat, discs, flick and noise with every default filled
 /// in, numbers in shortest round-trip form. Two files that define the same study give the
-/// same text whatever their layout, key order or omitted defaults.
+/// same text whatever their layout, key order or omitted defaults. `ruleset` appears only
+/// when the study names one, so studies without it keep the hashes they had before it
+/// existed.
 pub fn canonical_json(spec: &StudySpec) -> String {
     let f = &spec.flick;
     let n = &spec.noise;
-    let rest = serde_json::json!({
+    let mut rest = serde_json::json!({
         "players": spec.players,
         "seat": spec.seat,
         "discs": spec.discs.iter().map(|d| serde_json::json!({"team": d.team, "pos": d.pos.to_array()})).collect::<Vec<_>>(),
@@ -215,6 +227,9 @@ pub fn canonical_json(spec: &StudySpec) -> String {
         },
         "noise": {"offset": n.offset, "aim": n.aim, "speed": n.speed, "spin": n.spin},
     });
+    if let Some(ruleset) = spec.ruleset {
+        rest["ruleset"] = ruleset.name().into();
+    }
     format!(
         "crokinole montecarlo study 1\n{}\n{rest}\n",
         params_json(&spec.board, &spec.physics)
@@ -369,6 +384,7 @@ struct ClassCounts {
     five: u64,
     out: u64,
     ditch: u64,
+    removed: u64,
 }
 
 /// A shard state file.
@@ -428,6 +444,7 @@ pub fn state_json(t: &Tally) -> String {
             five: c(3),
             out: c(4),
             ditch: c(5),
+            removed: c(6),
         }),
         score_change: t.score_change.iter().map(|(&v, &c)| (v, c)).collect(),
         opponent_hits: t.opponent_hits.iter().map(|(&v, &c)| (v, c)).collect(),
@@ -568,7 +585,9 @@ pub fn parse_state(text: &str) -> Result<Tally, InputError> {
         samples: s.samples,
         range: start..end,
         done: end.saturating_sub(start),
-        classes: [c.twenty, c.fifteen, c.ten, c.five, c.out, c.ditch],
+        classes: [
+            c.twenty, c.fifteen, c.ten, c.five, c.out, c.ditch, c.removed,
+        ],
         score_change: histogram("score_change", &s.score_change)?,
         opponent_hits: histogram("opponent_hits", &s.opponent_hits)?,
         opponents_moved: s.opponents_moved,

@@ -4,8 +4,8 @@
 //! - **Outcome class** of the shot disc ([`ShotClass`]): `twenty` (dropped into the 20
 //!   hole), `fifteen`, `ten`, `five` (at rest in that zone, by [`Board::zone`]), `out`
 //!   (at rest touching or beyond the shooting line: removed after the shot), `ditch` (left
-//!   the playing surface). A rules layer will add `removed` (taken off by the opening or
-//!   must-hit rule); until then the physics decides alone.
+//!   the playing surface), `removed` (taken off by the opening or must-hit rule: only
+//!   when the study names a rule set, see [`assess_ruled`]).
 //! - **Board score** of a team: the sum over its discs on the board of [`Zone::points`]
 //!   (a disc in zone `Out` counts 0: it is removed after the shot), plus 20 for each of
 //!   its discs that dropped into the hole during this shot. Discs in the ditch count 0.
@@ -18,11 +18,20 @@
 //!   opponent disc ended anywhere but where it rested (moved, holed or ditched), by any
 //!   route.
 //!
+//! With a rule set ([`assess_ruled`]) the shot is judged by [`apply_rules`] first: the
+//! shot disc is `removed` when the rule it was judged by takes it off (a 20 that missed
+//! the must-hit rule included), and the board score after the shot is the verdict's: zone
+//! points of the discs left on the board plus 20 per disc set aside in the hole (a disc
+//! the rule removes scores nothing, even if it dropped).
+//!
 //! A shot cut off by `max_time` is classified where its discs were, and flagged.
 
 use crate::board::{Board, Zone};
 use crate::disc::{Disc, DiscState};
-use crate::shot::{Outcome, Placed};
+use crate::error::InputError;
+use crate::params::Physics;
+use crate::rules::{RemovalReason, Ruleset, ShotVerdict, apply_rules, round_totals};
+use crate::shot::{Outcome, Placed, Shot};
 use crate::step::event::EventKind;
 
 /// Where the shot disc ended.
@@ -40,20 +49,24 @@ pub enum ShotClass {
     Out,
     /// Left the playing surface.
     Ditch,
+    /// Taken off by the opening or must-hit rule (only with a rule set).
+    Removed,
 }
 
 impl ShotClass {
     /// Every class, in the order of the summary.
-    pub const ALL: [ShotClass; 6] = [
+    pub const ALL: [ShotClass; 7] = [
         ShotClass::Twenty,
         ShotClass::Fifteen,
         ShotClass::Ten,
         ShotClass::Five,
         ShotClass::Out,
         ShotClass::Ditch,
+        ShotClass::Removed,
     ];
 
-    /// Name in the JSON files: `twenty`, `fifteen`, `ten`, `five`, `out`, `ditch`.
+    /// Name in the JSON files: `twenty`, `fifteen`, `ten`, `five`, `out`, `ditch`,
+    /// `removed`.
     pub fn name(self) -> &'static str {
         match self {
             ShotClass::Twenty => "twenty",
@@ -62,6 +75,7 @@ impl ShotClass {
             ShotClass::Five => "five",
             ShotClass::Out => "out",
             ShotClass::Ditch => "ditch",
+            ShotClass::Removed => "removed",
         }
     }
 
@@ -70,7 +84,7 @@ impl ShotClass {
         self as usize
     }
 
-    /// The class of a disc at the end of a shot.
+    /// The class of a disc at the end of a shot, by the physics alone (never `Removed`).
     pub fn of(board: &Board, disc: &Disc) -> ShotClass {
         match disc.state {
             DiscState::Hole => ShotClass::Twenty,
@@ -124,7 +138,7 @@ pub fn score_after(board: &Board, discs: &[Disc]) -> [i64; 2] {
 }
 
 /// Assesses the outcome of a shot of team `team` from the position `before` (the shooter
-/// is the last disc of `outcome`).
+/// is the last disc of `outcome`), by the physics alone.
 pub fn assess(board: &Board, before: &[Placed], team: u8, outcome: &Outcome) -> SampleResult {
     let shooter = before.len();
     let radius = outcome.discs[shooter].radius;
@@ -132,6 +146,63 @@ pub fn assess(board: &Board, before: &[Placed], team: u8, outcome: &Outcome) -> 
     let margin = |s: [i64; 2]| s[own] - s[1 - own];
     let score_change =
         margin(score_after(board, &outcome.discs)) - margin(score_before(board, radius, before));
+    let (opponent_hits, opponents_moved) = opponent_contacts(before, team, outcome);
+    SampleResult {
+        class: ShotClass::of(board, &outcome.discs[shooter]),
+        score_change,
+        opponent_hits,
+        opponents_moved,
+        cut_off: outcome.cut_off,
+    }
+}
+
+/// Assesses the outcome of `shot` (played from `seat` with `players` at the table) under
+/// `ruleset`: the physics' class unless the rule removed the shot disc, and the change in
+/// board score after the rules ([`apply_rules`]; see the module documentation). Refused
+/// only where [`apply_rules`] refuses (a placement the rule set does not allow).
+pub fn assess_ruled(
+    board: &Board,
+    physics: &Physics,
+    shot: &Shot,
+    outcome: &Outcome,
+    (seat, players, ruleset): (u8, u8, Ruleset),
+) -> Result<SampleResult, InputError> {
+    let verdict = apply_rules(board, physics, shot, outcome, seat, players, ruleset)?;
+    let team = shot.shooter.team;
+    let own = usize::from(team & 1);
+    let margin = |s: [i64; 2]| s[own] - s[1 - own];
+    let after = round_totals(verdict.twenties_per_team(), verdict.board_score).map(i64::from);
+    let before = score_before(board, physics.disc_radius, &shot.discs);
+    let (opponent_hits, opponents_moved) = opponent_contacts(&shot.discs, team, outcome);
+    let shooter = shot.shooter_id();
+    Ok(SampleResult {
+        class: if removed_by_rule(&verdict, shooter) {
+            ShotClass::Removed
+        } else {
+            ShotClass::of(board, &outcome.discs[shooter])
+        },
+        score_change: margin(after) - margin(before),
+        opponent_hits,
+        opponents_moved,
+        cut_off: outcome.cut_off,
+    })
+}
+
+/// Whether the verdict removed disc `id` by the opening or the must-hit rule.
+fn removed_by_rule(verdict: &ShotVerdict, id: usize) -> bool {
+    verdict.removed.iter().any(|r| {
+        r.id == id
+            && matches!(
+                r.reason,
+                RemovalReason::OpeningRule | RemovalReason::MustHit
+            )
+    })
+}
+
+/// Distinct opponent discs the shot disc touched directly, and whether any opponent disc
+/// ended anywhere but where it rested.
+fn opponent_contacts(before: &[Placed], team: u8, outcome: &Outcome) -> (u32, bool) {
+    let shooter = before.len();
     let mut hit = vec![false; shooter];
     for e in &outcome.events {
         if let EventKind::Disc { a, b } = e.kind {
@@ -151,11 +222,5 @@ pub fn assess(board: &Board, before: &[Placed], team: u8, outcome: &Outcome) -> 
         .iter()
         .zip(&outcome.discs)
         .any(|(p, d)| p.team != team && (d.state != DiscState::Rest || d.pos != p.pos));
-    SampleResult {
-        class: ShotClass::of(board, &outcome.discs[shooter]),
-        score_change,
-        opponent_hits: hit.iter().filter(|&&h| h).count() as u32,
-        opponents_moved,
-        cut_off: outcome.cut_off,
-    }
+    (hit.iter().filter(|&&h| h).count() as u32, opponents_moved)
 }

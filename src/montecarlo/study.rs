@@ -10,13 +10,14 @@
 
 use super::flick::{PlayerFlick, in_quadrant, seat_team};
 use super::noise::{Draws, Noise, Param};
-use super::score::{SampleResult, assess, score_before};
+use super::score::{SampleResult, assess, assess_ruled, score_before};
 use super::tally::Tally;
 use crate::batch::{DEFAULT_CHUNK, map_ordered};
 use crate::board::Board;
 use crate::disc::Disc;
 use crate::error::InputError;
 use crate::params::Physics;
+use crate::rules::{Ruleset, check_placement};
 use crate::shot::{Outcome, Placed, Shot, outcome_of};
 use crate::validate::check_disc;
 use crate::world::World;
@@ -44,6 +45,9 @@ pub struct StudySpec {
     pub flick: PlayerFlick,
     /// The player's error.
     pub noise: Noise,
+    /// The rule set every sample is judged by ([`assess_ruled`]), or `None` for the
+    /// physics alone ([`assess`]; no sample is then `removed`).
+    pub ruleset: Option<Ruleset>,
 }
 
 /// A checked study, ready to sample.
@@ -212,6 +216,12 @@ impl Study {
         let flick = spec.flick.to_flick(&spec.board, spec.seat, team);
         let disc = Disc::at_rest(team, flick.pos, r, m).flicked(flick.vel, flick.spin);
         check_disc(&base, &disc, "shooter").map_err(flick_field)?;
+        if let Some(ruleset) = spec.ruleset {
+            // The samples stay in the seat's quadrant (centre inside, the traditional test,
+            // the stricter one) on the shooting line, so they pass wherever this one does.
+            check_placement(&spec.board, r, spec.seat, spec.players, ruleset, &flick)
+                .map_err(|e| flick_field(e.into()))?;
+        }
         let input_hash = super::file::input_hash(&spec);
         Ok(Study {
             spec,
@@ -335,7 +345,18 @@ impl Study {
             .add_disc_named(disc, "shooter")
             .expect("the shooter was checked against this world");
         let outcome = outcome_of(world);
-        let result = assess(&self.spec.board, &self.spec.discs, self.team, &outcome);
+        let spec = &self.spec;
+        let result = match spec.ruleset {
+            None => assess(&spec.board, &spec.discs, self.team, &outcome),
+            Some(ruleset) => assess_ruled(
+                &spec.board,
+                &spec.physics,
+                &self.shot(&flick),
+                &outcome,
+                (spec.seat, spec.players, ruleset),
+            )
+            .expect("every sample's placement passes the rules (checked on the intended flick)"),
+        };
         Sample {
             index,
             flick,

@@ -38,7 +38,7 @@ pub struct Tally {
     /// Samples added so far (the tally is complete when this is `range` long).
     pub done: u64,
     /// Count per outcome class, in [`ShotClass::ALL`] order.
-    pub classes: [u64; 6],
+    pub classes: [u64; 7],
     /// Histogram of the change in board score: value -> count.
     pub score_change: BTreeMap<i64, u64>,
     /// Histogram of the opponent hits: hits -> count.
@@ -66,7 +66,7 @@ impl Tally {
             samples,
             range,
             done: 0,
-            classes: [0; 6],
+            classes: [0; 7],
             score_change: BTreeMap::new(),
             opponent_hits: BTreeMap::new(),
             opponents_moved: 0,
@@ -279,6 +279,7 @@ impl Tally {
                 five: c(ShotClass::Five),
                 out: c(ShotClass::Out),
                 ditch: c(ShotClass::Ditch),
+                removed: c(ShotClass::Removed),
             },
             score_change: Distribution::of(&self.score_change, n),
             opponent_hits: Hits {
@@ -376,6 +377,8 @@ pub struct Classes {
     pub out: Proportion,
     /// Off the playing surface.
     pub ditch: Proportion,
+    /// Taken off by the opening or must-hit rule (always 0 without a rule set).
+    pub removed: Proportion,
 }
 
 /// An integer distribution, from its exact histogram.

@@ -435,6 +435,8 @@ impl PlayConfig {
             discs: game.position().to_vec(),
             flick: intended,
             noise: self.noise,
+            // Only the noise draws are used here; the rules judge the shot elsewhere.
+            ruleset: None,
         };
         match Study::new(spec) {
             Ok(study) => study.sample_flick(seed, number),

@@ -592,6 +592,8 @@ impl Strategy for MonteCarlo {
                 discs: turn.position().to_vec(),
                 flick: intended,
                 noise: self.noise,
+                // Only the noise draws are used here; the rules judge the shot elsewhere.
+                ruleset: None,
             };
             let Ok(study) = Study::new(spec) else {
                 continue;
