@@ -33,6 +33,7 @@ pub mod play;
 pub mod rules;
 pub mod shot;
 pub mod step;
+pub mod trace;
 pub mod validate;
 pub mod world;
 
