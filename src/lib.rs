@@ -30,6 +30,7 @@ pub mod io;
 pub mod montecarlo;
 pub mod params;
 pub mod play;
+pub mod render;
 pub mod rules;
 pub mod shot;
 pub mod step;
