@@ -38,7 +38,7 @@ pub const STYLE: &str = "\
 .start.team0{stroke:#c8372d}.start.team1{stroke:#1f5fbf}\
 .path{fill:none;stroke-width:1.6;stroke-linejoin:round;stroke-linecap:round;opacity:0.85}\
 .path.team0{stroke:#8f1d16}.path.team1{stroke:#123f86}\
-.contact{fill:#ffd400;stroke:#111;stroke-width:0.6}\
+.contact,.contact-key{fill:#ffd400;stroke:#111;stroke-width:0.6}\
 .exit{fill:none;stroke:#111;stroke-width:1.6}\
 .exit-label{font:11px sans-serif;fill:#111}\
 .title{font:bold 16px sans-serif;fill:#111}.note{font:12px sans-serif;fill:#222}\

@@ -157,7 +157,7 @@ fn legend(svg: &mut Svg, r: f64) {
     svg.text(x + 20.0, y + 15.0, "note", "start", "start (dashed)");
     svg.line((x + 4.0, y + 25.0), (x + 16.0, y + 25.0), "path team0");
     svg.text(x + 20.0, y + 29.0, "note", "start", "path");
-    svg.circle(x + 10.0, y + 38.0, 2.2, "contact", "");
+    svg.circle(x + 10.0, y + 38.0, 2.2, "contact-key", "");
     svg.text(x + 20.0, y + 42.0, "note", "start", "contact point");
     svg.text(
         x + 62.0,
