@@ -39,8 +39,9 @@ pub const STYLE: &str = "\
 .path{fill:none;stroke-width:1.6;stroke-linejoin:round;stroke-linecap:round;opacity:0.85}\
 .path.team0{stroke:#8f1d16}.path.team1{stroke:#123f86}\
 .contact,.contact-key{fill:#ffd400;stroke:#111;stroke-width:0.6}\
-.exit{fill:none;stroke:#111;stroke-width:1.6}\
-.exit-label{font:11px sans-serif;fill:#111}\
+.exit-halo{stroke:#111;stroke-width:3.4;stroke-linecap:round}\
+.exit-cross{stroke:#ffd400;stroke-width:1.6;stroke-linecap:round}\
+.exit-label{font:bold 11px sans-serif;fill:#fff;stroke:#111;stroke-width:2.5;paint-order:stroke}\
 .title{font:bold 16px sans-serif;fill:#111}.note{font:12px sans-serif;fill:#222}\
 .sample{opacity:0.55}\
 .legend-box{fill:#fff;stroke:#888;stroke-width:0.5}\

@@ -113,8 +113,10 @@ pub fn shot_svg(board: &Board, trace: &Trace, title: &str) -> String {
                 fmt_g(e.event.t)
             ),
         );
-        svg.line((-s, -s), (s, s), "exit-cross");
-        svg.line((-s, s), (s, -s), "exit-cross");
+        for class in ["exit-halo", "exit-cross"] {
+            svg.line((-s, -s), (s, s), class);
+            svg.line((-s, s), (s, -s), class);
+        }
         svg.text(
             s + 2.0,
             -s - 1.0,
