@@ -2,7 +2,8 @@
 //! `params` prints the default board and physics, `montecarlo` runs a study (one shot
 //! played many times with a player's error) and prints its summary or a shard's state,
 //! `merge` combines shard states into the summary, `play` plays whole games between
-//! strategies (docs/play.md); `simulate --rules` also judges each shot by the rules. It
+//! strategies (docs/play.md), `render` draws SVG pictures (docs/render.md); `simulate
+//! --rules` also judges each shot by the rules, `--trace` adds disc paths. It
 //! only parses, validates, calls the library and prints; exit code 2 for bad input, 1 for
 //! I/O errors.
 
