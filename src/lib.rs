@@ -30,9 +30,11 @@ pub mod io;
 pub mod montecarlo;
 pub mod params;
 pub mod play;
+pub mod render;
 pub mod rules;
 pub mod shot;
 pub mod step;
+pub mod trace;
 pub mod validate;
 pub mod world;
 

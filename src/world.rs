@@ -56,7 +56,14 @@ pub struct World {
     pub(crate) reach: Vec<f64>,
     /// Scratch: pairs seen touching during the current step (pressed-contact candidates).
     pub(crate) touching: Vec<crate::step::Ev>,
+    /// For a trace (`crate::trace`) only: the centres of the discs of each logged event at
+    /// its instant, parallel to `events`. `None` (nothing recorded) unless tracing.
+    pub(crate) event_centres: Option<Vec<EventCentres>>,
 }
+
+/// The centres of an event's discs at its instant: disc `a`'s, and disc `b`'s for a
+/// disc-disc impact.
+pub(crate) type EventCentres = (DVec2, Option<DVec2>);
 
 impl World {
     /// An empty world, after checking that the board and the parameters make sense.
@@ -76,6 +83,7 @@ impl World {
             capped_steps: 0,
             reach: Vec::new(),
             touching: Vec::new(),
+            event_centres: None,
         })
     }
 

@@ -2,14 +2,16 @@
 //! `params` prints the default board and physics, `montecarlo` runs a study (one shot
 //! played many times with a player's error) and prints its summary or a shard's state,
 //! `merge` combines shard states into the summary, `play` plays whole games between
-//! strategies (docs/play.md); `simulate --rules` also judges each shot by the rules. It
+//! strategies (docs/play.md), `render` draws SVG pictures (docs/render.md); `simulate
+//! --rules` also judges each shot by the rules, `--trace` adds disc paths. It
 //! only parses, validates, calls the library and prints; exit code 2 for bad input, 1 for
 //! I/O errors.
 
 use clap::builder::TypedValueParser as _;
 use clap::{Parser, Subcommand};
 use crokinole::io::{
-    check_rules, judge_outcomes, params_json, parse_shot_file, write_outcomes, write_ruled_outcomes,
+    check_rules, judge_outcomes, params_json, parse_shot_file, write_outcomes,
+    write_ruled_outcomes, write_ruled_traced_outcomes, write_traced_outcomes,
 };
 use crokinole::montecarlo::{
     CHUNK, Plan, Shard, Tally, parse_state, parse_study_file, sample_line, state_json, summary_json,
@@ -19,6 +21,7 @@ use crokinole::play::{
     parse_noise, parse_noise_json, parse_strategies,
 };
 use crokinole::rules::Ruleset;
+use crokinole::trace::{trace_batch, trace_shot};
 use crokinole::{Board, InputError, Outcome, Physics, Shot, run_batch};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::fmt;
@@ -61,6 +64,11 @@ enum Command {
         #[arg(long, value_name = "RULESET", requires = "rules", default_value = "traditional",
               value_parser = ruleset_parser())]
         ruleset: Ruleset,
+        /// Add each shot's trace (disc paths sampled every EVERY fixed steps, default 10,
+        /// and where every event happened) as a member `trace` (docs/render.md).
+        #[arg(long, value_name = "EVERY", num_args = 0..=1, default_missing_value = "10",
+              value_parser = clap::value_parser!(u32).range(1..))]
+        trace: Option<u32>,
     },
     /// Print the default `board` and `physics` blocks in shot-file form.
     Params,
@@ -148,6 +156,43 @@ enum Command {
         #[arg(long, short, value_name = "PATH")]
         output: Option<PathBuf>,
     },
+    /// Draw a shot, a Monte Carlo summary or a planner grid as SVG (docs/render.md).
+    Render {
+        #[command(subcommand)]
+        what: Render,
+        /// Write the SVG here instead of standard output.
+        #[arg(long, short, value_name = "PATH", global = true)]
+        output: Option<PathBuf>,
+        /// Title line of the picture (default: names the input).
+        #[arg(long, value_name = "TEXT", global = true)]
+        title: Option<String>,
+    },
+}
+
+/// What `crokinole render` draws.
+#[derive(Subcommand)]
+enum Render {
+    /// One shot of a shot file, simulated with a trace: paths, contacts, exits.
+    Shot {
+        /// Shot file to read, or `-` for standard input.
+        file: PathBuf,
+        /// Index of the shot in the file.
+        #[arg(long, value_name = "K", default_value_t = 0)]
+        shot: usize,
+    },
+    /// A Monte Carlo summary: the cloud of final positions and the class probabilities.
+    Montecarlo {
+        /// Summary file (`crokinole montecarlo` or `merge` output), or `-`.
+        summary: PathBuf,
+        /// The study file, to draw its board, position and intended shot.
+        #[arg(long, value_name = "FILE")]
+        study: Option<PathBuf>,
+    },
+    /// A `crokinole suggest` output: the heat map of its `grid`.
+    Suggest {
+        /// Suggest output to read, or `-`.
+        file: PathBuf,
+    },
 }
 
 /// The `--ruleset` values: `traditional` or `tournament`.
@@ -196,7 +241,14 @@ fn main() -> ExitCode {
             threads,
             rules,
             ruleset,
-        } => simulate(&file, output.as_deref(), threads, rules.then_some(ruleset)),
+            trace,
+        } => simulate(
+            &file,
+            output.as_deref(),
+            threads,
+            rules.then_some(ruleset),
+            trace,
+        ),
         Command::Params => params(),
         Command::Montecarlo {
             file,
@@ -238,6 +290,11 @@ fn main() -> ExitCode {
             threads,
             output.as_deref(),
         ),
+        Command::Render {
+            what,
+            output,
+            title,
+        } => render(what, title, output.as_deref()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -249,13 +306,15 @@ fn main() -> ExitCode {
 }
 
 /// `crokinole simulate`: read and check every shot (with `rules`, also its seat and
-/// placement), run them on `threads` workers, write the outcomes (with `rules`, judged).
-/// Nothing is written unless every shot is valid.
+/// placement), run them on `threads` workers, write the outcomes (with `rules`, judged;
+/// with `trace`, traced every that many steps). Nothing is written unless every shot is
+/// valid.
 fn simulate(
     file: &Path,
     output: Option<&Path>,
     threads: Option<u32>,
     rules: Option<Ruleset>,
+    trace: Option<u32>,
 ) -> Result<(), Failure> {
     let text = read_input(file)?;
     let (board, physics, entries) = parse_shot_file(&text).map_err(Failure::Input)?;
@@ -263,6 +322,24 @@ fn simulate(
         check_rules(&board, &physics, &entries, ruleset).map_err(Failure::Input)?;
     }
     let shots: Vec<Shot> = entries.iter().map(|e| e.shot.clone()).collect();
+    if let Some(every) = trace {
+        let traces = pool(threads)?
+            .install(|| trace_batch(&board, &physics, &shots, every))
+            .into_iter()
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(Failure::Input)?;
+        return match rules {
+            None => write_output(output, |w| write_traced_outcomes(w, &traces)),
+            Some(ruleset) => {
+                let outcomes: Vec<Outcome> = traces.iter().map(|t| t.outcome.clone()).collect();
+                let verdicts = judge_outcomes(&board, &physics, &entries, &outcomes, ruleset)
+                    .map_err(Failure::Input)?;
+                write_output(output, |w| {
+                    write_ruled_traced_outcomes(w, &traces, &verdicts)
+                })
+            }
+        };
+    }
     let outcomes = run(&board, &physics, &shots, threads)?;
     match rules {
         None => write_output(output, |w| write_outcomes(w, &outcomes)),
@@ -527,4 +604,63 @@ fn play(args: PlayArgs, threads: Option<u32>, output: Option<&Path>) -> Result<(
     }
     .map_err(|e| Failure::Io(format!("{e}")))?;
     write_output(output, |w| w.write_all(text.as_bytes()))
+}
+
+/// `file`'s error with the file named in its problem.
+fn in_file(e: InputError, file: &Path) -> Failure {
+    Failure::Input(InputError {
+        problem: format!("{} (in `{}`)", e.problem, file.display()),
+        ..e
+    })
+}
+
+/// `crokinole render`: read and check the input, draw it, and only then write the SVG.
+fn render(what: Render, title: Option<String>, output: Option<&Path>) -> Result<(), Failure> {
+    use crokinole::render::{cloud_svg, heatmap_svg, parse_suggest, parse_summary, shot_svg};
+    let svg = match what {
+        Render::Shot { file, shot } => {
+            let text = read_input(&file)?;
+            let (board, physics, entries) =
+                parse_shot_file(&text).map_err(|e| in_file(e, &file))?;
+            let entry = entries.get(shot).ok_or_else(|| {
+                Failure::Input(InputError::new(
+                    "shot",
+                    format!(
+                        "no shot {shot}: `{}` has {} shots",
+                        file.display(),
+                        entries.len()
+                    ),
+                ))
+            })?;
+            let trace = trace_shot(&board, &physics, &entry.shot, 10)
+                .map_err(|e| in_file(e.in_shot(shot), &file))?;
+            let title = title.unwrap_or_else(|| format!("{} shot {shot}", file.display()));
+            shot_svg(&board, &trace, &title)
+        }
+        Render::Montecarlo { summary, study } => {
+            let text = read_input(&summary)?;
+            let cloud = parse_summary(&text).map_err(|e| in_file(e, &summary))?;
+            let study = match &study {
+                Some(path) => {
+                    let text = read_input(path)?;
+                    Some(parse_study_file(&text).map_err(|e| in_file(e, path))?)
+                }
+                None => None,
+            };
+            let (board, physics) = study.as_ref().map_or_else(
+                || (Board::tournament(), Physics::default()),
+                |s| (s.spec().board.clone(), s.spec().physics.clone()),
+            );
+            let shot = study.as_ref().map(|s| s.intended_shot());
+            let title = title.unwrap_or_else(|| format!("Monte Carlo: {}", summary.display()));
+            cloud_svg(&board, &physics, &cloud, shot.as_ref(), &title)
+        }
+        Render::Suggest { file } => {
+            let text = read_input(&file)?;
+            let grid = parse_suggest(&text).map_err(|e| in_file(e, &file))?;
+            let title = title.unwrap_or_else(|| format!("Planner: {}", file.display()));
+            heatmap_svg(&grid, &title)
+        }
+    };
+    write_output(output, |w| w.write_all(svg.as_bytes()))
 }

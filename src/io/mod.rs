@@ -10,7 +10,13 @@ mod pretty;
 mod ruled;
 pub(crate) mod shot_file;
 pub(crate) mod strict;
+mod trace_json;
 
-pub use outcome_file::{outcomes_to_string, serialize_outcome, state_name, write_outcomes};
-pub use ruled::{check_rules, judge_outcomes, state_after_rules, write_ruled_outcomes};
+pub use outcome_file::{
+    outcomes_to_string, serialize_outcome, state_name, write_outcomes, write_traced_outcomes,
+};
+pub use ruled::{
+    check_rules, judge_outcomes, state_after_rules, write_ruled_outcomes,
+    write_ruled_traced_outcomes,
+};
 pub use shot_file::{ShotEntry, params_json, parse_shot_file};

@@ -2,9 +2,11 @@
 //! shot, floats in `serde_json`'s shortest round-trip form so the bytes depend only on the
 //! outcomes.
 
+use super::trace_json::TraceJson;
 use crate::disc::{Disc, DiscState};
 use crate::shot::Outcome;
 use crate::step::event::{Event, EventKind};
+use crate::trace::Trace;
 use serde::Serialize;
 use serde::ser::{SerializeStruct, Serializer};
 use std::io::Write;
@@ -56,19 +58,23 @@ impl Serialize for EventJson<'_> {
     }
 }
 
-/// `{"discs", "events", "steps", "time"[, "cut_off": true]}`.
-struct OutcomeJson<'a>(&'a Outcome);
+/// `{"discs", "events", "steps", "time"[, "cut_off": true][, "trace"]}`.
+struct OutcomeJson<'a>(&'a Outcome, Option<&'a Trace>);
 
 impl Serialize for OutcomeJson<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let o = self.0;
-        let mut m = s.serialize_struct("Outcome", 4 + usize::from(o.cut_off))?;
+        let fields = 4 + usize::from(o.cut_off) + usize::from(self.1.is_some());
+        let mut m = s.serialize_struct("Outcome", fields)?;
         m.serialize_field("discs", &Seq(&o.discs, DiscJson))?;
         m.serialize_field("events", &Seq(&o.events, EventJson))?;
         m.serialize_field("steps", &o.steps)?;
         m.serialize_field("time", &o.time)?;
         if o.cut_off {
             m.serialize_field("cut_off", &true)?;
+        }
+        if let Some(trace) = self.1 {
+            m.serialize_field("trace", &TraceJson(trace))?;
         }
         m.end()
     }
@@ -87,7 +93,7 @@ impl<T, W: Serialize> Serialize for Seq<'_, T, W> {
 /// "time"[, "cut_off": true]}`), for other documents that embed outcomes (the game log of
 /// `crokinole play`).
 pub fn serialize_outcome<S: Serializer>(o: &Outcome, s: S) -> Result<S::Ok, S::Error> {
-    OutcomeJson(o).serialize(s)
+    OutcomeJson(o, None).serialize(s)
 }
 
 /// `{"outcomes": [...]}`.
@@ -96,7 +102,7 @@ struct OutcomeFileJson<'a>(&'a [Outcome]);
 impl Serialize for OutcomeFileJson<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut m = s.serialize_struct("OutcomeFile", 1)?;
-        m.serialize_field("outcomes", &Seq(self.0, OutcomeJson))?;
+        m.serialize_field("outcomes", &Seq(self.0, |o| OutcomeJson(o, None)))?;
         m.end()
     }
 }
@@ -105,6 +111,28 @@ impl Serialize for OutcomeFileJson<'_> {
 /// by a newline. Wrap `w` in a `BufWriter`: this makes many small writes.
 pub fn write_outcomes<W: Write>(mut w: W, outcomes: &[Outcome]) -> std::io::Result<()> {
     serde_json::to_writer(&mut w, &OutcomeFileJson(outcomes))?;
+    w.write_all(b"\n")
+}
+
+/// `{"outcomes": [...]}`, each outcome with its `trace`.
+struct TracedFileJson<'a>(&'a [Trace]);
+
+impl Serialize for TracedFileJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_struct("OutcomeFile", 1)?;
+        m.serialize_field(
+            "outcomes",
+            &Seq(self.0, |t| OutcomeJson(&t.outcome, Some(t))),
+        )?;
+        m.end()
+    }
+}
+
+/// Writes the outcome file of `traces` (`crokinole simulate --trace`): each trace's
+/// outcome exactly as [`write_outcomes`] writes it, plus a last member `trace`
+/// (docs/render.md). Compact JSON and a newline; wrap `w` in a `BufWriter`.
+pub fn write_traced_outcomes<W: Write>(mut w: W, traces: &[Trace]) -> std::io::Result<()> {
+    serde_json::to_writer(&mut w, &TracedFileJson(traces))?;
     w.write_all(b"\n")
 }
 

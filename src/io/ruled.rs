@@ -17,6 +17,7 @@
 //! `time` and `cut_off` are exactly those of the plain outcome, followed by `rules`.
 
 use super::outcome_file::{EventJson, Seq};
+use super::trace_json::TraceJson;
 use crate::board::Board;
 use crate::disc::{Disc, DiscId};
 use crate::error::InputError;
@@ -24,6 +25,7 @@ use crate::io::ShotEntry;
 use crate::params::Physics;
 use crate::rules::{RemovalReason, Ruleset, ShotVerdict, apply_rules, check_placement};
 use crate::shot::Outcome;
+use crate::trace::Trace;
 use serde::Serialize;
 use serde::ser::{SerializeStruct, Serializer};
 use std::io::Write;
@@ -127,13 +129,14 @@ impl Serialize for RuledDiscs<'_> {
     }
 }
 
-/// `{"discs", "events", "steps", "time"[, "cut_off": true], "rules"}`.
-struct RuledOutcomeJson<'a>(&'a Outcome, &'a ShotVerdict);
+/// `{"discs", "events", "steps", "time"[, "cut_off": true], "rules"[, "trace"]}`.
+struct RuledOutcomeJson<'a>(&'a Outcome, &'a ShotVerdict, Option<&'a Trace>);
 
 impl Serialize for RuledOutcomeJson<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let o = self.0;
-        let mut m = s.serialize_struct("Outcome", 5 + usize::from(o.cut_off))?;
+        let fields = 5 + usize::from(o.cut_off) + usize::from(self.2.is_some());
+        let mut m = s.serialize_struct("Outcome", fields)?;
         m.serialize_field("discs", &RuledDiscs(o, self.1))?;
         m.serialize_field("events", &Seq(&o.events, EventJson))?;
         m.serialize_field("steps", &o.steps)?;
@@ -142,23 +145,26 @@ impl Serialize for RuledOutcomeJson<'_> {
             m.serialize_field("cut_off", &true)?;
         }
         m.serialize_field("rules", self.1)?;
+        if let Some(trace) = self.2 {
+            m.serialize_field("trace", &TraceJson(trace))?;
+        }
         m.end()
     }
 }
 
-/// `{"outcomes": [...]}` with rules.
-struct RuledFileJson<'a>(&'a [Outcome], &'a [ShotVerdict]);
+/// `{"outcomes": [...]}` with rules (and traces, if given: one per outcome).
+struct RuledFileJson<'a>(&'a [Outcome], &'a [ShotVerdict], Option<&'a [Trace]>);
 
 impl Serialize for RuledFileJson<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut m = s.serialize_struct("OutcomeFile", 1)?;
-        m.serialize_field("outcomes", &Outcomes(self.0, self.1))?;
+        m.serialize_field("outcomes", &Outcomes(self.0, self.1, self.2))?;
         m.end()
     }
 }
 
-/// The outcomes paired with their verdicts.
-struct Outcomes<'a>(&'a [Outcome], &'a [ShotVerdict]);
+/// The outcomes paired with their verdicts (and traces).
+struct Outcomes<'a>(&'a [Outcome], &'a [ShotVerdict], Option<&'a [Trace]>);
 
 impl Serialize for Outcomes<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -166,7 +172,8 @@ impl Serialize for Outcomes<'_> {
             self.0
                 .iter()
                 .zip(self.1)
-                .map(|(o, v)| RuledOutcomeJson(o, v)),
+                .enumerate()
+                .map(|(k, (o, v))| RuledOutcomeJson(o, v, self.2.map(|t| &t[k]))),
         )
     }
 }
@@ -178,6 +185,18 @@ pub fn write_ruled_outcomes<W: Write>(
     outcomes: &[Outcome],
     verdicts: &[ShotVerdict],
 ) -> std::io::Result<()> {
-    serde_json::to_writer(&mut w, &RuledFileJson(outcomes, verdicts))?;
+    serde_json::to_writer(&mut w, &RuledFileJson(outcomes, verdicts, None))?;
+    w.write_all(b"\n")
+}
+
+/// [`write_ruled_outcomes`] for `crokinole simulate --rules --trace`: outcome `k` is
+/// `traces[k].outcome` judged by `verdicts[k]`, with a last member `trace`.
+pub fn write_ruled_traced_outcomes<W: Write>(
+    mut w: W,
+    traces: &[Trace],
+    verdicts: &[ShotVerdict],
+) -> std::io::Result<()> {
+    let outcomes: Vec<Outcome> = traces.iter().map(|t| t.outcome.clone()).collect();
+    serde_json::to_writer(&mut w, &RuledFileJson(&outcomes, verdicts, Some(traces)))?;
     w.write_all(b"\n")
 }

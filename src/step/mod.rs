@@ -485,6 +485,19 @@ impl World {
     }
 
     fn log(&mut self, t: f64, kind: EventKind) {
+        // Tracing only: where the event's discs are at its instant (the impulse has
+        // changed velocities, not positions). One test of `None` per logged event otherwise.
+        if let Some(centres) = &mut self.event_centres {
+            let b = match kind {
+                EventKind::Disc { b, .. } => Some(self.discs[b].pos),
+                _ => None,
+            };
+            let (EventKind::Disc { a, .. }
+            | EventKind::Peg { a, .. }
+            | EventKind::Hole { a }
+            | EventKind::Ditch { a }) = kind;
+            centres.push((self.discs[a].pos, b));
+        }
         self.events.push(Event { t, kind });
     }
 
