@@ -9,8 +9,10 @@ mod outcome_file;
 mod pretty;
 mod ruled;
 pub(crate) mod shot_file;
+pub(crate) mod situation;
 pub(crate) mod strict;
 
 pub use outcome_file::{outcomes_to_string, serialize_outcome, state_name, write_outcomes};
 pub use ruled::{check_rules, judge_outcomes, state_after_rules, write_ruled_outcomes};
 pub use shot_file::{ShotEntry, params_json, parse_shot_file};
+pub use situation::Situation;
