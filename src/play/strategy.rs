@@ -39,17 +39,15 @@
 
 use crate::batch::run_batch;
 use crate::board::Board;
-use crate::disc::Disc;
 use crate::error::InputError;
 use crate::montecarlo::detmath;
 use crate::montecarlo::flick::{max_offset, start_position};
 use crate::montecarlo::{Noise, PlayerFlick, Study, StudySpec};
 use crate::params::Physics;
+use crate::plan::Setup;
 use crate::rules::game::splitmix64;
-use crate::rules::{Game, GameError, ShotVerdict, apply_rules, board_score, check_placement};
+use crate::rules::{Game, GameError, ShotVerdict};
 use crate::shot::{Flick, Placed, Shot};
-use crate::validate::check_disc;
-use crate::world::World;
 use glam::DVec2;
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
@@ -67,7 +65,7 @@ pub const TRIES: u32 = 32;
 pub const TAKEOUT_SPEED_CAP: f64 = 3.0;
 
 /// Lowest speed any candidate is given, m/s.
-pub const MIN_SPEED: f64 = 0.05;
+pub use crate::plan::setup::MIN_SPEED;
 
 /// Default candidates of [`Greedy`].
 pub const GREEDY_K: u32 = 16;
@@ -181,10 +179,8 @@ pub struct Turn<'a> {
     seat: u8,
     team: u8,
     seed: u64,
-    /// The position alone, checked: candidates are checked against it.
-    base: World,
-    /// `own - other` board score before the shot.
-    diff_before: i64,
+    /// The seat about to shoot in the game's position: legality and judging.
+    setup: Setup<'a>,
 }
 
 impl<'a> Turn<'a> {
@@ -202,13 +198,14 @@ impl<'a> Turn<'a> {
             seat,
             players: game.players(),
         })?;
-        let mut base = World::new(board.clone(), physics.clone())?;
-        for (k, d) in game.position().iter().enumerate() {
-            let disc = Disc::at_rest(d.team, d.pos, physics.disc_radius, physics.disc_mass);
-            base.add_disc_named(disc, &format!("discs[{k}]"))?;
-        }
-        let s = board_score(board, physics.disc_radius, game.position());
-        let diff_before = side_diff(team, s, [0, 0]);
+        let setup = Setup::new(
+            board,
+            physics,
+            game.players(),
+            game.ruleset(),
+            seat,
+            game.position(),
+        )?;
         Ok(Turn {
             board,
             physics,
@@ -216,8 +213,7 @@ impl<'a> Turn<'a> {
             seat,
             team,
             seed,
-            base,
-            diff_before,
+            setup,
         })
     }
 
@@ -256,35 +252,28 @@ impl<'a> Turn<'a> {
         self.game.position()
     }
 
-    /// The flick's initial conditions if it is legal here: its numbers pass
-    /// [`PlayerFlick::check`], the placement passes [`check_placement`] for this seat, and
-    /// the engine accepts the disc in the position (no overlap, speeds within
-    /// `max_speed`). `None` otherwise.
-    pub fn legal(&self, f: &PlayerFlick) -> Option<Flick> {
-        f.check(self.board, self.seat).ok()?;
-        let flick = f.to_flick(self.board, self.seat, self.team);
-        check_placement(
-            self.board,
-            self.physics.disc_radius,
-            self.seat,
-            self.game.players(),
-            self.game.ruleset(),
-            &flick,
-        )
-        .ok()?;
-        let p = self.physics;
-        let disc = Disc::at_rest(flick.team, flick.pos, p.disc_radius, p.disc_mass)
-            .flicked(flick.vel, flick.spin);
-        check_disc(&self.base, &disc, "shooter").ok()?;
-        Some(flick)
+    /// The seat about to shoot in the game's position ([`Setup`]): what the planner
+    /// works with.
+    pub fn setup(&self) -> &Setup<'a> {
+        &self.setup
     }
 
-    /// The change in score difference a judged shot brings the shooter's side: `(own -
-    /// other)` after it, counting the board score of [`ShotVerdict::board_score`] and 20
-    /// for each of the shot's 20s, minus `(own - other)` on the board before it. The 20s
-    /// already set aside this round count on both sides and cancel.
+    /// The flick's initial conditions if it is legal here ([`Setup::legal`]): its numbers
+    /// pass [`PlayerFlick::check`], the placement passes
+    /// [`check_placement`](crate::rules::check_placement) for this seat, and the engine
+    /// accepts the disc in the position (no overlap, speeds within `max_speed`). `None`
+    /// otherwise.
+    pub fn legal(&self, f: &PlayerFlick) -> Option<Flick> {
+        self.setup.legal(f)
+    }
+
+    /// The change in score difference a judged shot brings the shooter's side
+    /// ([`Setup::change`]): `(own - other)` after it, counting the board score of
+    /// [`ShotVerdict::board_score`] and 20 for each of the shot's 20s, minus `(own -
+    /// other)` on the board before it. The 20s already set aside this round count on both
+    /// sides and cancel.
     pub fn change(&self, verdict: &ShotVerdict) -> i64 {
-        side_diff(self.team, verdict.board_score, verdict.twenties_per_team()) - self.diff_before
+        self.setup.change(verdict)
     }
 
     /// Runs `flicks` from the position in one batch ([`run_batch`], on the current rayon
@@ -297,29 +286,16 @@ impl<'a> Turn<'a> {
             .iter()
             .zip(outcomes)
             .map(|(shot, outcome)| {
-                let outcome = outcome.ok()?;
-                let verdict = apply_rules(
-                    self.board,
-                    self.physics,
-                    shot,
-                    &outcome,
-                    self.seat,
-                    self.game.players(),
-                    self.game.ruleset(),
-                )
-                .ok()?;
+                let verdict = self.setup.judge(shot, &outcome.ok()?)?;
                 Some(self.change(&verdict))
             })
             .collect()
     }
 
-    /// Speed that stops a disc without spin after `d` m of sliding, `sqrt(2 mu g d)`,
-    /// kept within `[MIN_SPEED, max_speed]`.
+    /// Speed that stops a disc without spin after `d` m of sliding
+    /// ([`Setup::stopping_speed`]).
     fn stopping_speed(&self, d: f64) -> f64 {
-        (2.0 * self.physics.slide_decel() * d)
-            .sqrt()
-            .max(MIN_SPEED)
-            .min(self.physics.max_speed)
+        self.setup.stopping_speed(d)
     }
 
     /// A flick from `offset` toward `target` at `factor` times the stopping speed there.
@@ -340,7 +316,7 @@ impl<'a> Turn<'a> {
 
     /// The largest `|spin|` the engine accepts (rim speed at most `max_speed`).
     fn spin_limit(&self) -> f64 {
-        self.physics.max_speed / self.physics.disc_radius
+        self.setup.spin_limit()
     }
 
     /// A legal flick found by scanning the shooting line from the middle outward (201
@@ -362,13 +338,6 @@ impl<'a> Turn<'a> {
         }
         Err(NoLegalFlick { seat: self.seat })
     }
-}
-
-/// `own - other` for `team`, with 20 points per 20.
-fn side_diff(team: u8, board: [u32; 2], twenties: [u32; 2]) -> i64 {
-    let total = |t: usize| i64::from(board[t]) + 20 * i64::from(twenties[t]);
-    let own = usize::from(team.min(1));
-    total(own) - total(1 - own)
 }
 
 /// One proposal of candidate kind for candidate `c` (see the module documentation).
@@ -825,6 +794,6 @@ mod tests {
     fn ties_go_to_the_lowest_index() {
         assert_eq!(best(&[None, Some(5), Some(10), Some(10)]), Some(2));
         assert_eq!(best(&[None, None]), None);
-        assert_eq!(side_diff(1, [10, 15], [1, 0]), 15 - 30);
+        assert_eq!(crate::rules::score_difference(1, [10, 15], [1, 0]), 15 - 30);
     }
 }

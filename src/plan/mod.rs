@@ -1,0 +1,5 @@
+//! The shot planner (`docs/suggest.md`).
+
+pub mod setup;
+
+pub use setup::Setup;
