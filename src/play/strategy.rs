@@ -3,8 +3,9 @@
 //! A strategy is a plain value implementing [`Strategy`]: given the [`Turn`] (the game, the
 //! board, the physics, the seat to play and a seed) it returns a [`Decision`], an intended
 //! [`PlayerFlick`] that is legal where it stands (placement checked by
-//! [`check_placement`], no overlap with a disc, speed within `max_speed`). Three are built
-//! in ([`AnyStrategy`] parses them from `random`, `greedy:k=16`, `montecarlo:k=8:m=8`):
+//! [`check_placement`](crate::rules::check_placement), no overlap with a disc, speed
+//! within `max_speed`). Four are built in ([`AnyStrategy`] parses them from `random`,
+//! `greedy:k=16`, `montecarlo:k=8:m=8`, `planner:budget=2000`):
 //!
 //! - [`RandomFlick`]: one random legal flick: a random place on the shooting line, aimed at
 //!   a random point inside the 10 line, at a random speed around the speed that stops
@@ -17,6 +18,9 @@
 //!   noisy executions under its noise model ([`Noise`], drawn by
 //!   [`Study::sample_flick`] from the per-sample streams of [`crate::montecarlo::noise`]);
 //!   all `k m` shots go through the batch API at once.
+//! - [`Planner`]: the shot planner of [`crate::plan`] (coarse sweep, refinement, final
+//!   evaluation under the noise model, common random numbers) with a sample budget per
+//!   decision.
 //!
 //! Determinism: every random number comes from a counter-based stream ([`Stream`],
 //! ChaCha8 keyed by the turn's seed, numbered by the candidate) or from the Monte Carlo
@@ -598,6 +602,90 @@ impl Strategy for MonteCarlo {
     }
 }
 
+/// Default sample budget of [`Planner`] per decision.
+pub const PLANNER_BUDGET: u64 = 2000;
+/// Largest sample budget [`Planner`] accepts per decision.
+pub const MAX_PLANNER_BUDGET: u64 = 100_000_000;
+
+/// The shot planner ([`crate::plan::suggest`]) as a strategy: for each decision it runs
+/// the planner's search (coarse sweep, refinement, final evaluation; no grid) with
+/// `budget` samples under its noise model, maximising the expected change in score
+/// difference, and plays the best flick. With spin `S > 0` the search also tries spins
+/// `-S` and `S`. The planner's seed is the decision's seed. No legal flick at all: the
+/// turn's fallback.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Planner {
+    /// Samples (simulated shots) per decision.
+    pub budget: u64,
+    /// Spin magnitude tried besides 0, rad/s (0: no spin).
+    pub spin: f64,
+    /// The error the planner expects of its player.
+    pub noise: Noise,
+}
+
+impl Default for Planner {
+    fn default() -> Planner {
+        Planner {
+            budget: PLANNER_BUDGET,
+            spin: 0.0,
+            noise: Noise::NONE,
+        }
+    }
+}
+
+impl Strategy for Planner {
+    fn choose(&self, turn: &Turn<'_>) -> Result<Decision, NoLegalFlick> {
+        use crate::plan::{Budget, Objective, PlanConfig, Request, Space, suggest};
+        let mut space = Space::default_for(turn.board, turn.physics);
+        let spin = self.spin.min(turn.spin_limit());
+        if spin > 0.0 {
+            space.spin = vec![0.0, -spin, spin];
+        }
+        let request = Request {
+            players: turn.game.players(),
+            ruleset: turn.game.ruleset(),
+            seat: turn.seat,
+            discs: turn.position().to_vec(),
+            noise: self.noise,
+            space,
+        };
+        let config = PlanConfig {
+            objective: Objective::Score,
+            budget: Budget::Samples(self.budget),
+            seed: turn.seed,
+            top: 1,
+            grid: false,
+        };
+        let plan = suggest(turn.board, turn.physics, &request, &config);
+        match plan.ok().as_ref().and_then(|p| Some((p, p.top.first()?))) {
+            Some((plan, best)) if turn.legal(&best.flick).is_some() => Ok(Decision {
+                flick: best.flick,
+                value: Some(best.value.mean),
+                candidates: plan.stages.first().map_or(0, |s| s.candidates as u32),
+            }),
+            _ => Decision::fallback(turn),
+        }
+    }
+
+    fn name(&self) -> String {
+        format!("planner:budget={}:spin={}", self.budget, self.spin)
+    }
+
+    fn check(&self, physics: &Physics) -> Result<(), InputError> {
+        let min = crate::plan::search::MIN_BUDGET;
+        if !(min..=MAX_PLANNER_BUDGET).contains(&self.budget) {
+            return Err(InputError::new(
+                "strategies",
+                format!(
+                    "`budget` must be between {min} and {MAX_PLANNER_BUDGET}, got {}",
+                    self.budget
+                ),
+            ));
+        }
+        check_spin(self.spin, physics)
+    }
+}
+
 fn check_count(key: &str, n: u32) -> Result<(), InputError> {
     if (1..=MAX_CANDIDATES).contains(&n) {
         Ok(())
@@ -626,9 +714,10 @@ fn check_spin(spin: f64, physics: &Physics) -> Result<(), InputError> {
 
 /// One of the built-in strategies, as parsed from the command line:
 /// `random[:spin=S]`, `greedy[:k=K][:spin=S]`, `montecarlo[:k=K][:m=M][:spin=S]` (also
-/// `mc`). Missing keys take the defaults ([`GREEDY_K`], [`MONTECARLO_K`] x
-/// [`MONTECARLO_M`], spin 0). The Monte Carlo strategy's noise is not part of the text:
-/// [`AnyStrategy::parse`] takes it (the CLI gives it the players' `--noise`).
+/// `mc`), `planner[:budget=N][:spin=S]`. Missing keys take the defaults ([`GREEDY_K`],
+/// [`MONTECARLO_K`] x [`MONTECARLO_M`], [`PLANNER_BUDGET`], spin 0). The Monte Carlo
+/// strategy's and the planner's noise is not part of the text: [`AnyStrategy::parse`]
+/// takes it (the CLI gives it the players' `--noise`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum AnyStrategy {
     /// [`RandomFlick`].
@@ -637,23 +726,29 @@ pub enum AnyStrategy {
     Greedy(Greedy),
     /// [`MonteCarlo`].
     MonteCarlo(MonteCarlo),
+    /// [`Planner`].
+    Planner(Planner),
 }
 
 impl AnyStrategy {
-    /// Parses one strategy; `noise` is the Monte Carlo strategy's noise model.
+    /// Parses one strategy; `noise` is the Monte Carlo strategy's and the planner's noise
+    /// model.
     pub fn parse(text: &str, noise: Noise) -> Result<AnyStrategy, String> {
         let mut parts = text.trim().split(':');
         let name = parts.next().unwrap_or_default();
         let mut k = None;
         let mut m = None;
+        let mut budget = None;
         let mut spin = 0.0;
         let allowed: &[&str] = match name {
             "random" => &["spin"],
             "greedy" => &["k", "spin"],
             "montecarlo" | "mc" => &["k", "m", "spin"],
+            "planner" => &["budget", "spin"],
             _ => {
                 return Err(format!(
-                    "unknown strategy `{name}`: expected `random`, `greedy` or `montecarlo`"
+                    "unknown strategy `{name}`: expected `random`, `greedy`, `montecarlo` or \
+                     `planner`"
                 ));
             }
         };
@@ -681,6 +776,21 @@ impl AnyStrategy {
             match key {
                 "k" => k = Some(count()?),
                 "m" => m = Some(count()?),
+                "budget" => {
+                    let min = crate::plan::search::MIN_BUDGET;
+                    budget = Some(
+                        value
+                            .parse::<u64>()
+                            .ok()
+                            .filter(|n| (min..=MAX_PLANNER_BUDGET).contains(n))
+                            .ok_or_else(|| {
+                                format!(
+                                    "`budget={value}`: expected a whole number of samples from \
+                                     {min} to {MAX_PLANNER_BUDGET}"
+                                )
+                            })?,
+                    );
+                }
                 _ => {
                     spin = value
                         .parse::<f64>()
@@ -698,6 +808,11 @@ impl AnyStrategy {
                 k: k.unwrap_or(GREEDY_K),
                 spin,
             }),
+            "planner" => AnyStrategy::Planner(Planner {
+                budget: budget.unwrap_or(PLANNER_BUDGET),
+                spin,
+                noise,
+            }),
             _ => AnyStrategy::MonteCarlo(MonteCarlo {
                 k: k.unwrap_or(MONTECARLO_K),
                 m: m.unwrap_or(MONTECARLO_M),
@@ -713,6 +828,7 @@ impl AnyStrategy {
             AnyStrategy::Random(s) => s,
             AnyStrategy::Greedy(s) => s,
             AnyStrategy::MonteCarlo(s) => s,
+            AnyStrategy::Planner(s) => s,
         }
     }
 }
@@ -779,12 +895,17 @@ mod tests {
             "random".parse::<AnyStrategy>().unwrap().name(),
             "random:spin=0"
         );
+        let p: AnyStrategy = "planner:budget=3000".parse().unwrap();
+        assert_eq!(p.name(), "planner:budget=3000:spin=0");
+        assert_eq!(p.name().parse::<AnyStrategy>(), Ok(p));
         for bad in [
             "greedy:k=0",
             "greedy:m=3",
             "nope",
             "random:spin=-1",
             "greedy:k",
+            "planner:budget=10",
+            "planner:k=3",
         ] {
             assert!(bad.parse::<AnyStrategy>().is_err(), "{bad}");
         }
