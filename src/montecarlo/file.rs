@@ -6,7 +6,7 @@
 //! radians, unknown keys and `null` refused, a structure only as an object, errors naming
 //! the field (`flick.speed`, `discs[2].pos[0]`) and, for JSON errors, the line and column.
 //! The situation's keys (`board`, `physics`, `players`, `seat`, `discs`, `noise`) are read
-//! by [`crate::io::situation`], shared with the planner's suggest file; the `board` and
+//! by `src/io/situation.rs`, shared with the planner's suggest file; the `board` and
 //! `physics` blocks by the shot-file reader itself, so they take exactly the keys and
 //! defaults of a shot file.
 

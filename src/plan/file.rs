@@ -4,7 +4,7 @@
 //! The suggest file is a study file (`docs/montecarlo.md`) without the `flick`, with a
 //! `ruleset` and an optional `search` block. Its situation keys (`board`, `physics`,
 //! `players`, `seat`, `discs`, `noise`, `description`) are read by the study file's own
-//! reader ([`crate::io::situation`]); conventions are the shot file's: unknown keys and
+//! reader (`src/io/situation.rs`); conventions are the shot file's: unknown keys and
 //! `null` refused, structures only as objects, errors naming the field
 //! (`search.speed[1]`, `ruleset`) with the line and column of JSON errors.
 

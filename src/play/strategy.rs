@@ -11,7 +11,7 @@
 //!   a random point inside the 10 line, at a random speed around the speed that stops
 //!   there. It knows nothing of the rules.
 //! - [`Greedy`]: `k` candidate flicks ([`candidate`]), all run through the batch API
-//!   ([`crate::batch::run_batch`]) and judged by [`apply_rules`]; it keeps the one with the
+//!   ([`crate::batch::run_batch`]) and judged by [`apply_rules`](crate::rules::apply_rules); it keeps the one with the
 //!   best immediate change in score difference ([`Turn::change`]). It plays as if it had
 //!   no error.
 //! - [`MonteCarlo`]: the same `k` candidates, each judged by the mean change over `m`
@@ -281,7 +281,7 @@ impl<'a> Turn<'a> {
     }
 
     /// Runs `flicks` from the position in one batch ([`run_batch`], on the current rayon
-    /// pool), judges each outcome with [`apply_rules`] serially in order, and returns each
+    /// pool), judges each outcome with [`apply_rules`](crate::rules::apply_rules) serially in order, and returns each
     /// one's [`Turn::change`] (`None` for a flick the engine or the rules refused).
     pub fn evaluate(&self, flicks: &[Flick]) -> Vec<Option<i64>> {
         let shots: Vec<Shot> = flicks.iter().map(|&f| self.game.shot(f)).collect();
