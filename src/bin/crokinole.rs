@@ -123,8 +123,8 @@ enum Command {
               value_parser = ruleset_parser())]
         ruleset: Ruleset,
         /// Strategies, one per seat in play in seat order (with 4 players also one per
-        /// team): `random`, `greedy[:k=K]`, `montecarlo[:k=K][:m=M]`, each with an
-        /// optional `:spin=S`.
+        /// team): `random`, `greedy[:k=K]`, `montecarlo[:k=K][:m=M]`,
+        /// `planner[:budget=N]`, each with an optional `:spin=S`.
         #[arg(long, value_name = "A,B[,C,D]", default_value = DEFAULT_STRATEGIES)]
         strategies: String,
         /// The players' error: `none`, `offset=..,aim=..,speed=..,spin=..` (missing keys
