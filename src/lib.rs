@@ -29,6 +29,7 @@ pub mod error;
 pub mod io;
 pub mod montecarlo;
 pub mod params;
+pub mod plan;
 pub mod play;
 pub mod render;
 pub mod rules;

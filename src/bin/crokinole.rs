@@ -2,8 +2,9 @@
 //! `params` prints the default board and physics, `montecarlo` runs a study (one shot
 //! played many times with a player's error) and prints its summary or a shard's state,
 //! `merge` combines shard states into the summary, `play` plays whole games between
-//! strategies (docs/play.md), `render` draws SVG pictures (docs/render.md); `simulate
-//! --rules` also judges each shot by the rules, `--trace` adds disc paths. It
+//! strategies (docs/play.md), `suggest` searches for the best flick (docs/suggest.md),
+//! `render` draws SVG pictures (docs/render.md); `simulate --rules` also judges each shot
+//! by the rules, `--trace` adds disc paths. It
 //! only parses, validates, calls the library and prints; exit code 2 for bad input, 1 for
 //! I/O errors.
 
@@ -130,8 +131,8 @@ enum Command {
               value_parser = ruleset_parser())]
         ruleset: Ruleset,
         /// Strategies, one per seat in play in seat order (with 4 players also one per
-        /// team): `random`, `greedy[:k=K]`, `montecarlo[:k=K][:m=M]`, each with an
-        /// optional `:spin=S`.
+        /// team): `random`, `greedy[:k=K]`, `montecarlo[:k=K][:m=M]`,
+        /// `planner[:budget=N]`, each with an optional `:spin=S`.
         #[arg(long, value_name = "A,B[,C,D]", default_value = DEFAULT_STRATEGIES)]
         strategies: String,
         /// The players' error: `none`, `offset=..,aim=..,speed=..,spin=..` (missing keys
@@ -153,6 +154,38 @@ enum Command {
         #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
         threads: Option<u32>,
         /// Write the log (or the summary) here instead of standard output.
+        #[arg(long, short, value_name = "PATH")]
+        output: Option<PathBuf>,
+    },
+    /// Search for the best flick in a position and print the top flicks (JSON).
+    ///
+    /// FILE holds the position, the seat, the rule set, the player's error and optionally
+    /// the search space (docs/suggest.md). With a sample budget the output is
+    /// byte-identical for every --threads.
+    Suggest {
+        /// Suggest file to read, or `-` for standard input.
+        file: PathBuf,
+        /// Simulated shots in all (`20000`), or seconds (`3s`: not reproducible; the output
+        /// gives the sample budget that reproduces it).
+        #[arg(long, value_name = "N|Ts", default_value = "20000")]
+        budget: crokinole::plan::Budget,
+        /// Seed of the player's errors drawn by the search.
+        #[arg(long, value_name = "S", default_value_t = 0)]
+        seed: u64,
+        /// Flicks to report.
+        #[arg(long, value_name = "K", default_value_t = 5,
+              value_parser = clap::value_parser!(u32).range(1..=50))]
+        top: u32,
+        /// What to maximise: the expected change in score difference, P(20), or
+        /// P(the shot disc stays in the 15 zone).
+        #[arg(long, value_name = "OBJECTIVE", default_value = "score",
+              value_parser = clap::builder::PossibleValuesParser::new(["score", "twenty", "fifteen"])
+                  .map(|s| s.parse::<crokinole::plan::Objective>().unwrap_or_default()))]
+        objective: crokinole::plan::Objective,
+        /// Worker threads (default: all cores). The output does not depend on it.
+        #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+        threads: Option<u32>,
+        /// Write the plan here instead of standard output.
         #[arg(long, short, value_name = "PATH")]
         output: Option<PathBuf>,
     },
@@ -286,6 +319,26 @@ fn main() -> ExitCode {
                 seed,
                 games,
                 max_rounds,
+            },
+            threads,
+            output.as_deref(),
+        ),
+        Command::Suggest {
+            file,
+            budget,
+            seed,
+            top,
+            objective,
+            threads,
+            output,
+        } => suggest(
+            &file,
+            crokinole::plan::PlanConfig {
+                objective,
+                budget,
+                seed,
+                top: top as usize,
+                grid: true,
             },
             threads,
             output.as_deref(),
@@ -663,4 +716,21 @@ fn render(what: Render, title: Option<String>, output: Option<&Path>) -> Result<
         }
     };
     write_output(output, |w| w.write_all(svg.as_bytes()))
+}
+
+/// `crokinole suggest`: read and check the suggest file, plan on `threads` workers, print
+/// the plan.
+fn suggest(
+    file: &Path,
+    config: crokinole::plan::PlanConfig,
+    threads: Option<u32>,
+    output: Option<&Path>,
+) -> Result<(), Failure> {
+    let text = read_input(file)?;
+    let f = crokinole::plan::parse_suggest_file(&text).map_err(Failure::Input)?;
+    let plan = pool(threads)?
+        .install(|| crokinole::plan::suggest(&f.board, &f.physics, &f.request, &config))
+        .map_err(Failure::Input)?;
+    let text = crokinole::plan::plan_json(&plan);
+    write_output(output, |w| w.write_all(text.as_bytes()))
 }

@@ -9,6 +9,7 @@ mod outcome_file;
 mod pretty;
 mod ruled;
 pub(crate) mod shot_file;
+pub(crate) mod situation;
 pub(crate) mod strict;
 mod trace_json;
 
@@ -20,3 +21,4 @@ pub use ruled::{
     write_ruled_traced_outcomes,
 };
 pub use shot_file::{ShotEntry, params_json, parse_shot_file};
+pub use situation::Situation;

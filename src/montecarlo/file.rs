@@ -5,18 +5,18 @@
 //! Conventions are those of the shot file (`shared/spec/shot-file.md`): SI units and
 //! radians, unknown keys and `null` refused, a structure only as an object, errors naming
 //! the field (`flick.speed`, `discs[2].pos[0]`) and, for JSON errors, the line and column.
-//! The `board` and `physics` blocks are read by the shot-file reader itself
-//! ([`parse_shot_file`]), so they take exactly the keys and defaults of a shot file.
+//! The situation's keys (`board`, `physics`, `players`, `seat`, `discs`, `noise`) are read
+//! by `src/io/situation.rs`, shared with the planner's suggest file; the `board` and
+//! `physics` blocks by the shot-file reader itself, so they take exactly the keys and
+//! defaults of a shot file.
 
 use super::flick::PlayerFlick;
-use super::noise::Noise;
 use super::study::{Sample, Study, StudySpec};
 use super::tally::{POSITIONS_CAP, Summary, Tally};
 use crate::error::InputError;
-use crate::io::shot_file::DiscJson;
+use crate::io::situation::{Situation, from_json, situation_file};
 use crate::io::strict::{Obj, present};
-use crate::io::{params_json, parse_shot_file, serialize_outcome};
-use crate::shot::Placed;
+use crate::io::{params_json, serialize_outcome};
 use glam::DVec2;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -28,27 +28,15 @@ pub const STATE_FORMAT: &str = "crokinole-montecarlo-state";
 /// The `version` of the shard state format written and read here.
 pub const STATE_VERSION: u32 = 2;
 
-/// The study file.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, expecting = "a study file object")]
-struct StudyFileJson<'a> {
-    #[serde(default, deserialize_with = "present")]
-    #[allow(dead_code)]
-    description: Option<String>,
-    #[serde(default, borrow, deserialize_with = "present")]
-    board: Option<&'a RawValue>,
-    #[serde(default, borrow, deserialize_with = "present")]
-    physics: Option<&'a RawValue>,
-    #[serde(default, deserialize_with = "present")]
-    players: Option<u8>,
-    seat: u8,
-    #[serde(default, deserialize_with = "present")]
-    discs: Option<Vec<Obj<DiscJson>>>,
-    flick: Obj<FlickJson>,
-    #[serde(default, deserialize_with = "present")]
-    noise: Option<Obj<NoiseJson>>,
-    #[serde(default, deserialize_with = "present")]
-    ruleset: Option<String>,
+situation_file! {
+    /// The study file: the situation ([`Situation`]), the flick and the rule set.
+    #[serde(deny_unknown_fields, expecting = "a study file object")]
+    struct StudyFileJson<'a> {
+        flick: Obj<FlickJson>,
+        #[serde(default, deserialize_with = "present")]
+        ruleset: Option<String>,
+    }
+    own StudyOwn;
 }
 
 /// The intended flick.
@@ -69,94 +57,16 @@ struct FlickJson {
     spin: Option<f64>,
 }
 
-/// The noise widths.
-#[derive(Deserialize)]
-#[serde(
-    deny_unknown_fields,
-    expecting = "a noise object {offset, aim, speed, spin}"
-)]
-struct NoiseJson {
-    #[serde(default, deserialize_with = "present")]
-    offset: Option<f64>,
-    #[serde(default, deserialize_with = "present")]
-    aim: Option<f64>,
-    #[serde(default, deserialize_with = "present")]
-    speed: Option<f64>,
-    #[serde(default, deserialize_with = "present")]
-    spin: Option<f64>,
-}
-
-/// Reads `text` as JSON into `T`, with errors naming the path of the field and the line
-/// and column (`file` when the error is not inside any field). Trailing text is refused.
-fn from_json<'a, T: Deserialize<'a>>(text: &'a str) -> Result<T, InputError> {
-    let mut de = serde_json::Deserializer::from_str(text);
-    let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
-        let path = e.path().to_string();
-        json_error(text, path, e.into_inner())
-    })?;
-    de.end().map_err(|e| json_error(text, String::new(), e))?;
-    Ok(value)
-}
-
-/// A `serde_json` error at `path` as an [`InputError`].
-fn json_error(text: &str, path: String, err: serde_json::Error) -> InputError {
-    let problem = crate::io::json_path::problem_of(text, &err);
-    // The path ends with an unknown key's name already; `.` is the top level.
-    let field = if path == "." || path.is_empty() {
-        "file".to_string()
-    } else {
-        path
-    };
-    InputError::new(field, problem)
-}
-
-/// Runs the shot-file reader on the `key` block alone (`board` or `physics`), laid out so
-/// that the block sits at the same line and column as in `text`: its errors then name the
-/// field (`board.pegs[1]`) and the position exactly as for the study file.
-fn read_block(text: &str, key: &str, raw: &RawValue) -> String {
-    let block = raw.get();
-    let offset = (block.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
-    let head = format!("{{\"{key}\":");
-    let mut synth = String::with_capacity(offset + block.len() + 16);
-    if let Some(before) = text.get(..offset) {
-        let line = before.matches('\n').count();
-        let col = offset - before.rfind('\n').map_or(0, |k| k + 1);
-        if col >= head.len() {
-            synth.extend(std::iter::repeat_n('\n', line));
-            synth.extend(std::iter::repeat_n(' ', col - head.len()));
-            synth.push_str(&head);
-        } else if line >= 1 {
-            synth.extend(std::iter::repeat_n('\n', line - 1));
-            synth.push_str(&head);
-            synth.push('\n');
-            synth.extend(std::iter::repeat_n(' ', col));
-        } else {
-            synth.push_str(&head);
-        }
-    } else {
-        synth.push_str(&head);
-    }
-    synth.push_str(block);
-    synth.push_str(",\"shots\":[]}");
-    synth
-}
-
 /// Parses and checks a study file ([`Study::new`]): the JSON, the `board` and `physics`
 /// blocks (as in a shot file), the seat and players, every disc, the flick and the noise.
 /// Errors name the field as in the file (`flick.offset`, `discs[1].pos`, `noise.speed`,
 /// `physics.dt`) and, for JSON errors, the line and column.
 pub fn parse_study_file(text: &str) -> Result<Study, InputError> {
     let Obj(file): Obj<StudyFileJson> = from_json(text)?;
-    let (mut board, mut physics) = (crate::Board::tournament(), crate::Physics::default());
-    if let Some(raw) = file.board {
-        board = parse_shot_file(&read_block(text, "board", raw))?.0;
-    }
-    if let Some(raw) = file.physics {
-        physics = parse_shot_file(&read_block(text, "physics", raw))?.1;
-    }
-    let f = file.flick.0;
-    let n = file.noise.map(|n| n.0);
-    let ruleset = match file.ruleset {
+    let (situation, own) = file.situation_json();
+    let s = Situation::read(text, situation)?;
+    let f = own.flick.0;
+    let ruleset = match own.ruleset {
         None => None,
         Some(name) => Some(
             name.parse::<crate::rules::Ruleset>()
@@ -164,19 +74,11 @@ pub fn parse_study_file(text: &str) -> Result<Study, InputError> {
         ),
     };
     let spec = StudySpec {
-        board,
-        physics,
-        players: file.players.unwrap_or(2),
-        seat: file.seat,
-        discs: file
-            .discs
-            .unwrap_or_default()
-            .into_iter()
-            .map(|Obj(d)| Placed {
-                team: d.team,
-                pos: DVec2::from(d.pos),
-            })
-            .collect(),
+        board: s.board,
+        physics: s.physics,
+        players: s.players,
+        seat: s.seat,
+        discs: s.discs,
         flick: PlayerFlick {
             offset: f.offset.unwrap_or(0.0),
             aim: f.aim.unwrap_or(0.0),
@@ -184,15 +86,7 @@ pub fn parse_study_file(text: &str) -> Result<Study, InputError> {
             speed: f.speed,
             spin: f.spin.unwrap_or(0.0),
         },
-        noise: match n {
-            None => Noise::NONE,
-            Some(n) => Noise {
-                offset: n.offset.unwrap_or(0.0),
-                aim: n.aim.unwrap_or(0.0),
-                speed: n.speed.unwrap_or(0.0),
-                spin: n.spin.unwrap_or(0.0),
-            },
-        },
+        noise: s.noise,
         ruleset,
     };
     Study::new(spec)
@@ -601,6 +495,7 @@ pub fn parse_state(text: &str) -> Result<Tally, InputError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::io::parse_shot_file;
 
     #[test]
     fn errors_in_the_blocks_keep_their_line_and_column() {

@@ -30,7 +30,7 @@ use crate::board::{Board, Zone};
 use crate::disc::{Disc, DiscState};
 use crate::error::InputError;
 use crate::params::Physics;
-use crate::rules::{RemovalReason, Ruleset, ShotVerdict, apply_rules, round_totals};
+use crate::rules::{RemovalReason, Ruleset, ShotVerdict, apply_rules, score_difference};
 use crate::shot::{Outcome, Placed, Shot};
 use crate::step::event::EventKind;
 
@@ -170,9 +170,8 @@ pub fn assess_ruled(
     let verdict = apply_rules(board, physics, shot, outcome, seat, players, ruleset)?;
     let team = shot.shooter.team;
     let own = usize::from(team & 1);
-    let margin = |s: [i64; 2]| s[own] - s[1 - own];
-    let after = round_totals(verdict.twenties_per_team(), verdict.board_score).map(i64::from);
     let before = score_before(board, physics.disc_radius, &shot.discs);
+    let after = score_difference(team, verdict.board_score, verdict.twenties_per_team());
     let (opponent_hits, opponents_moved) = opponent_contacts(&shot.discs, team, outcome);
     let shooter = shot.shooter_id();
     Ok(SampleResult {
@@ -181,7 +180,7 @@ pub fn assess_ruled(
         } else {
             ShotClass::of(board, &outcome.discs[shooter])
         },
-        score_change: margin(after) - margin(before),
+        score_change: after - (before[own] - before[1 - own]),
         opponent_hits,
         opponents_moved,
         cut_off: outcome.cut_off,

@@ -172,6 +172,52 @@ fn flick_field(e: InputError) -> InputError {
     InputError::new(field, e.problem)
 }
 
+/// The shooter's team for `seat` with `players` at the table, or the refusal: `players`
+/// not 2 or 4 (field `players`), a seat above 3 or nobody sits at (field `seat`: with two
+/// players they sit at seats 0 and 2).
+pub fn seat_of_table(players: u8, seat: u8) -> Result<u8, InputError> {
+    if players != 2 && players != 4 {
+        return Err(InputError::new(
+            "players",
+            format!("must be 2 or 4, got {players}"),
+        ));
+    }
+    if seat > 3 {
+        return Err(InputError::new(
+            "seat",
+            format!("must be 0, 1, 2 or 3, got {seat}"),
+        ));
+    }
+    seat_team(seat, players).ok_or_else(|| {
+        InputError::new(
+            "seat",
+            format!("with 2 players they sit at seats 0 and 2, got seat {seat}"),
+        )
+    })
+}
+
+/// A world holding the discs at rest of a position (ids `0..n` in order), each checked
+/// as the engine checks a disc: team 0 or 1 (field `discs[k].team`), on the surface, no
+/// overlap (fields `discs[k].pos`).
+pub fn position_world(
+    board: &Board,
+    physics: &Physics,
+    discs: &[Placed],
+) -> Result<World, InputError> {
+    let mut base = World::new(board.clone(), physics.clone())?;
+    let (r, m) = (physics.disc_radius, physics.disc_mass);
+    for (k, d) in discs.iter().enumerate() {
+        if d.team > 1 {
+            return Err(InputError::new(
+                format!("discs[{k}].team"),
+                format!("must be 0 or 1, got {}", d.team),
+            ));
+        }
+        base.add_disc_named(Disc::at_rest(d.team, d.pos, r, m), &format!("discs[{k}]"))?;
+    }
+    Ok(base)
+}
+
 impl Study {
     /// Checks a study: players and seat (the seat must be played: seats 0 and 2 with two
     /// players), the board and physics, every disc of the position, the noise widths
@@ -179,38 +225,9 @@ impl Study {
     /// as the engine checks it: no overlap, speeds within `max_speed`). Fields are named as
     /// in the study file (`seat`, `discs[2].pos`, `flick.offset`, `noise.aim`).
     pub fn new(spec: StudySpec) -> Result<Study, InputError> {
-        if spec.players != 2 && spec.players != 4 {
-            return Err(InputError::new(
-                "players",
-                format!("must be 2 or 4, got {}", spec.players),
-            ));
-        }
-        if spec.seat > 3 {
-            return Err(InputError::new(
-                "seat",
-                format!("must be 0, 1, 2 or 3, got {}", spec.seat),
-            ));
-        }
-        let team = seat_team(spec.seat, spec.players).ok_or_else(|| {
-            InputError::new(
-                "seat",
-                format!(
-                    "with 2 players they sit at seats 0 and 2, got seat {}",
-                    spec.seat
-                ),
-            )
-        })?;
-        let mut base = World::new(spec.board.clone(), spec.physics.clone())?;
+        let team = seat_of_table(spec.players, spec.seat)?;
+        let base = position_world(&spec.board, &spec.physics, &spec.discs)?;
         let (r, m) = (spec.physics.disc_radius, spec.physics.disc_mass);
-        for (k, d) in spec.discs.iter().enumerate() {
-            if d.team > 1 {
-                return Err(InputError::new(
-                    format!("discs[{k}].team"),
-                    format!("must be 0 or 1, got {}", d.team),
-                ));
-            }
-            base.add_disc_named(Disc::at_rest(d.team, d.pos, r, m), &format!("discs[{k}]"))?;
-        }
         spec.noise.check(&spec.board, &spec.physics)?;
         spec.flick.check(&spec.board, spec.seat)?;
         let flick = spec.flick.to_flick(&spec.board, spec.seat, team);

@@ -51,7 +51,7 @@ pub use config::{
 };
 pub use run::{GameLog, PlayConfig, PlayError, ShotLog};
 pub use strategy::{
-    AnyStrategy, Decision, Greedy, MonteCarlo, NoLegalFlick, RandomFlick, Strategy, Turn,
+    AnyStrategy, Decision, Greedy, MonteCarlo, NoLegalFlick, Planner, RandomFlick, Strategy, Turn,
 };
 pub use summary::{GameStats, Summary, SummaryTally, summary_json};
 

@@ -3,20 +3,24 @@
 //! A strategy is a plain value implementing [`Strategy`]: given the [`Turn`] (the game, the
 //! board, the physics, the seat to play and a seed) it returns a [`Decision`], an intended
 //! [`PlayerFlick`] that is legal where it stands (placement checked by
-//! [`check_placement`], no overlap with a disc, speed within `max_speed`). Three are built
-//! in ([`AnyStrategy`] parses them from `random`, `greedy:k=16`, `montecarlo:k=8:m=8`):
+//! [`check_placement`](crate::rules::check_placement), no overlap with a disc, speed
+//! within `max_speed`). Four are built in ([`AnyStrategy`] parses them from `random`,
+//! `greedy:k=16`, `montecarlo:k=8:m=8`, `planner:budget=2000`):
 //!
 //! - [`RandomFlick`]: one random legal flick: a random place on the shooting line, aimed at
 //!   a random point inside the 10 line, at a random speed around the speed that stops
 //!   there. It knows nothing of the rules.
 //! - [`Greedy`]: `k` candidate flicks ([`candidate`]), all run through the batch API
-//!   ([`crate::batch::run_batch`]) and judged by [`apply_rules`]; it keeps the one with the
+//!   ([`crate::batch::run_batch`]) and judged by [`apply_rules`](crate::rules::apply_rules); it keeps the one with the
 //!   best immediate change in score difference ([`Turn::change`]). It plays as if it had
 //!   no error.
 //! - [`MonteCarlo`]: the same `k` candidates, each judged by the mean change over `m`
 //!   noisy executions under its noise model ([`Noise`], drawn by
 //!   [`Study::sample_flick`] from the per-sample streams of [`crate::montecarlo::noise`]);
 //!   all `k m` shots go through the batch API at once.
+//! - [`Planner`]: the shot planner of [`crate::plan`] (coarse sweep, refinement, final
+//!   evaluation under the noise model, common random numbers) with a sample budget per
+//!   decision.
 //!
 //! Determinism: every random number comes from a counter-based stream ([`Stream`],
 //! ChaCha8 keyed by the turn's seed, numbered by the candidate) or from the Monte Carlo
@@ -39,17 +43,15 @@
 
 use crate::batch::run_batch;
 use crate::board::Board;
-use crate::disc::Disc;
 use crate::error::InputError;
 use crate::montecarlo::detmath;
 use crate::montecarlo::flick::{max_offset, start_position};
 use crate::montecarlo::{Noise, PlayerFlick, Study, StudySpec};
 use crate::params::Physics;
+use crate::plan::Setup;
 use crate::rules::game::splitmix64;
-use crate::rules::{Game, GameError, ShotVerdict, apply_rules, board_score, check_placement};
+use crate::rules::{Game, GameError, ShotVerdict};
 use crate::shot::{Flick, Placed, Shot};
-use crate::validate::check_disc;
-use crate::world::World;
 use glam::DVec2;
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
@@ -67,7 +69,7 @@ pub const TRIES: u32 = 32;
 pub const TAKEOUT_SPEED_CAP: f64 = 3.0;
 
 /// Lowest speed any candidate is given, m/s.
-pub const MIN_SPEED: f64 = 0.05;
+pub use crate::plan::setup::MIN_SPEED;
 
 /// Default candidates of [`Greedy`].
 pub const GREEDY_K: u32 = 16;
@@ -181,10 +183,8 @@ pub struct Turn<'a> {
     seat: u8,
     team: u8,
     seed: u64,
-    /// The position alone, checked: candidates are checked against it.
-    base: World,
-    /// `own - other` board score before the shot.
-    diff_before: i64,
+    /// The seat about to shoot in the game's position: legality and judging.
+    setup: Setup<'a>,
 }
 
 impl<'a> Turn<'a> {
@@ -202,13 +202,14 @@ impl<'a> Turn<'a> {
             seat,
             players: game.players(),
         })?;
-        let mut base = World::new(board.clone(), physics.clone())?;
-        for (k, d) in game.position().iter().enumerate() {
-            let disc = Disc::at_rest(d.team, d.pos, physics.disc_radius, physics.disc_mass);
-            base.add_disc_named(disc, &format!("discs[{k}]"))?;
-        }
-        let s = board_score(board, physics.disc_radius, game.position());
-        let diff_before = side_diff(team, s, [0, 0]);
+        let setup = Setup::new(
+            board,
+            physics,
+            game.players(),
+            game.ruleset(),
+            seat,
+            game.position(),
+        )?;
         Ok(Turn {
             board,
             physics,
@@ -216,8 +217,7 @@ impl<'a> Turn<'a> {
             seat,
             team,
             seed,
-            base,
-            diff_before,
+            setup,
         })
     }
 
@@ -256,39 +256,32 @@ impl<'a> Turn<'a> {
         self.game.position()
     }
 
-    /// The flick's initial conditions if it is legal here: its numbers pass
-    /// [`PlayerFlick::check`], the placement passes [`check_placement`] for this seat, and
-    /// the engine accepts the disc in the position (no overlap, speeds within
-    /// `max_speed`). `None` otherwise.
-    pub fn legal(&self, f: &PlayerFlick) -> Option<Flick> {
-        f.check(self.board, self.seat).ok()?;
-        let flick = f.to_flick(self.board, self.seat, self.team);
-        check_placement(
-            self.board,
-            self.physics.disc_radius,
-            self.seat,
-            self.game.players(),
-            self.game.ruleset(),
-            &flick,
-        )
-        .ok()?;
-        let p = self.physics;
-        let disc = Disc::at_rest(flick.team, flick.pos, p.disc_radius, p.disc_mass)
-            .flicked(flick.vel, flick.spin);
-        check_disc(&self.base, &disc, "shooter").ok()?;
-        Some(flick)
+    /// The seat about to shoot in the game's position ([`Setup`]): what the planner
+    /// works with.
+    pub fn setup(&self) -> &Setup<'a> {
+        &self.setup
     }
 
-    /// The change in score difference a judged shot brings the shooter's side: `(own -
-    /// other)` after it, counting the board score of [`ShotVerdict::board_score`] and 20
-    /// for each of the shot's 20s, minus `(own - other)` on the board before it. The 20s
-    /// already set aside this round count on both sides and cancel.
+    /// The flick's initial conditions if it is legal here ([`Setup::legal`]): its numbers
+    /// pass [`PlayerFlick::check`], the placement passes
+    /// [`check_placement`](crate::rules::check_placement) for this seat, and the engine
+    /// accepts the disc in the position (no overlap, speeds within `max_speed`). `None`
+    /// otherwise.
+    pub fn legal(&self, f: &PlayerFlick) -> Option<Flick> {
+        self.setup.legal(f)
+    }
+
+    /// The change in score difference a judged shot brings the shooter's side
+    /// ([`Setup::change`]): `(own - other)` after it, counting the board score of
+    /// [`ShotVerdict::board_score`] and 20 for each of the shot's 20s, minus `(own -
+    /// other)` on the board before it. The 20s already set aside this round count on both
+    /// sides and cancel.
     pub fn change(&self, verdict: &ShotVerdict) -> i64 {
-        side_diff(self.team, verdict.board_score, verdict.twenties_per_team()) - self.diff_before
+        self.setup.change(verdict)
     }
 
     /// Runs `flicks` from the position in one batch ([`run_batch`], on the current rayon
-    /// pool), judges each outcome with [`apply_rules`] serially in order, and returns each
+    /// pool), judges each outcome with [`apply_rules`](crate::rules::apply_rules) serially in order, and returns each
     /// one's [`Turn::change`] (`None` for a flick the engine or the rules refused).
     pub fn evaluate(&self, flicks: &[Flick]) -> Vec<Option<i64>> {
         let shots: Vec<Shot> = flicks.iter().map(|&f| self.game.shot(f)).collect();
@@ -297,29 +290,16 @@ impl<'a> Turn<'a> {
             .iter()
             .zip(outcomes)
             .map(|(shot, outcome)| {
-                let outcome = outcome.ok()?;
-                let verdict = apply_rules(
-                    self.board,
-                    self.physics,
-                    shot,
-                    &outcome,
-                    self.seat,
-                    self.game.players(),
-                    self.game.ruleset(),
-                )
-                .ok()?;
+                let verdict = self.setup.judge(shot, &outcome.ok()?)?;
                 Some(self.change(&verdict))
             })
             .collect()
     }
 
-    /// Speed that stops a disc without spin after `d` m of sliding, `sqrt(2 mu g d)`,
-    /// kept within `[MIN_SPEED, max_speed]`.
+    /// Speed that stops a disc without spin after `d` m of sliding
+    /// ([`Setup::stopping_speed`]).
     fn stopping_speed(&self, d: f64) -> f64 {
-        (2.0 * self.physics.slide_decel() * d)
-            .sqrt()
-            .max(MIN_SPEED)
-            .min(self.physics.max_speed)
+        self.setup.stopping_speed(d)
     }
 
     /// A flick from `offset` toward `target` at `factor` times the stopping speed there.
@@ -340,7 +320,7 @@ impl<'a> Turn<'a> {
 
     /// The largest `|spin|` the engine accepts (rim speed at most `max_speed`).
     fn spin_limit(&self) -> f64 {
-        self.physics.max_speed / self.physics.disc_radius
+        self.setup.spin_limit()
     }
 
     /// A legal flick found by scanning the shooting line from the middle outward (201
@@ -362,13 +342,6 @@ impl<'a> Turn<'a> {
         }
         Err(NoLegalFlick { seat: self.seat })
     }
-}
-
-/// `own - other` for `team`, with 20 points per 20.
-fn side_diff(team: u8, board: [u32; 2], twenties: [u32; 2]) -> i64 {
-    let total = |t: usize| i64::from(board[t]) + 20 * i64::from(twenties[t]);
-    let own = usize::from(team.min(1));
-    total(own) - total(1 - own)
 }
 
 /// One proposal of candidate kind for candidate `c` (see the module documentation).
@@ -631,6 +604,90 @@ impl Strategy for MonteCarlo {
     }
 }
 
+/// Default sample budget of [`Planner`] per decision.
+pub const PLANNER_BUDGET: u64 = 2000;
+/// Largest sample budget [`Planner`] accepts per decision.
+pub const MAX_PLANNER_BUDGET: u64 = 100_000_000;
+
+/// The shot planner ([`crate::plan::suggest`]) as a strategy: for each decision it runs
+/// the planner's search (coarse sweep, refinement, final evaluation; no grid) with
+/// `budget` samples under its noise model, maximising the expected change in score
+/// difference, and plays the best flick. With spin `S > 0` the search also tries spins
+/// `-S` and `S`. The planner's seed is the decision's seed. No legal flick at all: the
+/// turn's fallback.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Planner {
+    /// Samples (simulated shots) per decision.
+    pub budget: u64,
+    /// Spin magnitude tried besides 0, rad/s (0: no spin).
+    pub spin: f64,
+    /// The error the planner expects of its player.
+    pub noise: Noise,
+}
+
+impl Default for Planner {
+    fn default() -> Planner {
+        Planner {
+            budget: PLANNER_BUDGET,
+            spin: 0.0,
+            noise: Noise::NONE,
+        }
+    }
+}
+
+impl Strategy for Planner {
+    fn choose(&self, turn: &Turn<'_>) -> Result<Decision, NoLegalFlick> {
+        use crate::plan::{Budget, Objective, PlanConfig, Request, Space, suggest};
+        let mut space = Space::default_for(turn.board, turn.physics);
+        let spin = self.spin.min(turn.spin_limit());
+        if spin > 0.0 {
+            space.spin = vec![0.0, -spin, spin];
+        }
+        let request = Request {
+            players: turn.game.players(),
+            ruleset: turn.game.ruleset(),
+            seat: turn.seat,
+            discs: turn.position().to_vec(),
+            noise: self.noise,
+            space,
+        };
+        let config = PlanConfig {
+            objective: Objective::Score,
+            budget: Budget::Samples(self.budget),
+            seed: turn.seed,
+            top: 1,
+            grid: false,
+        };
+        let plan = suggest(turn.board, turn.physics, &request, &config);
+        match plan.ok().as_ref().and_then(|p| Some((p, p.top.first()?))) {
+            Some((plan, best)) if turn.legal(&best.flick).is_some() => Ok(Decision {
+                flick: best.flick,
+                value: Some(best.value.mean),
+                candidates: plan.stages.first().map_or(0, |s| s.candidates as u32),
+            }),
+            _ => Decision::fallback(turn),
+        }
+    }
+
+    fn name(&self) -> String {
+        format!("planner:budget={}:spin={}", self.budget, self.spin)
+    }
+
+    fn check(&self, physics: &Physics) -> Result<(), InputError> {
+        let min = crate::plan::search::MIN_BUDGET;
+        if !(min..=MAX_PLANNER_BUDGET).contains(&self.budget) {
+            return Err(InputError::new(
+                "strategies",
+                format!(
+                    "`budget` must be between {min} and {MAX_PLANNER_BUDGET}, got {}",
+                    self.budget
+                ),
+            ));
+        }
+        check_spin(self.spin, physics)
+    }
+}
+
 fn check_count(key: &str, n: u32) -> Result<(), InputError> {
     if (1..=MAX_CANDIDATES).contains(&n) {
         Ok(())
@@ -659,9 +716,10 @@ fn check_spin(spin: f64, physics: &Physics) -> Result<(), InputError> {
 
 /// One of the built-in strategies, as parsed from the command line:
 /// `random[:spin=S]`, `greedy[:k=K][:spin=S]`, `montecarlo[:k=K][:m=M][:spin=S]` (also
-/// `mc`). Missing keys take the defaults ([`GREEDY_K`], [`MONTECARLO_K`] x
-/// [`MONTECARLO_M`], spin 0). The Monte Carlo strategy's noise is not part of the text:
-/// [`AnyStrategy::parse`] takes it (the CLI gives it the players' `--noise`).
+/// `mc`), `planner[:budget=N][:spin=S]`. Missing keys take the defaults ([`GREEDY_K`],
+/// [`MONTECARLO_K`] x [`MONTECARLO_M`], [`PLANNER_BUDGET`], spin 0). The Monte Carlo
+/// strategy's and the planner's noise is not part of the text: [`AnyStrategy::parse`]
+/// takes it (the CLI gives it the players' `--noise`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum AnyStrategy {
     /// [`RandomFlick`].
@@ -670,23 +728,29 @@ pub enum AnyStrategy {
     Greedy(Greedy),
     /// [`MonteCarlo`].
     MonteCarlo(MonteCarlo),
+    /// [`Planner`].
+    Planner(Planner),
 }
 
 impl AnyStrategy {
-    /// Parses one strategy; `noise` is the Monte Carlo strategy's noise model.
+    /// Parses one strategy; `noise` is the Monte Carlo strategy's and the planner's noise
+    /// model.
     pub fn parse(text: &str, noise: Noise) -> Result<AnyStrategy, String> {
         let mut parts = text.trim().split(':');
         let name = parts.next().unwrap_or_default();
         let mut k = None;
         let mut m = None;
+        let mut budget = None;
         let mut spin = 0.0;
         let allowed: &[&str] = match name {
             "random" => &["spin"],
             "greedy" => &["k", "spin"],
             "montecarlo" | "mc" => &["k", "m", "spin"],
+            "planner" => &["budget", "spin"],
             _ => {
                 return Err(format!(
-                    "unknown strategy `{name}`: expected `random`, `greedy` or `montecarlo`"
+                    "unknown strategy `{name}`: expected `random`, `greedy`, `montecarlo` or \
+                     `planner`"
                 ));
             }
         };
@@ -714,6 +778,21 @@ impl AnyStrategy {
             match key {
                 "k" => k = Some(count()?),
                 "m" => m = Some(count()?),
+                "budget" => {
+                    let min = crate::plan::search::MIN_BUDGET;
+                    budget = Some(
+                        value
+                            .parse::<u64>()
+                            .ok()
+                            .filter(|n| (min..=MAX_PLANNER_BUDGET).contains(n))
+                            .ok_or_else(|| {
+                                format!(
+                                    "`budget={value}`: expected a whole number of samples from \
+                                     {min} to {MAX_PLANNER_BUDGET}"
+                                )
+                            })?,
+                    );
+                }
                 _ => {
                     spin = value
                         .parse::<f64>()
@@ -731,6 +810,11 @@ impl AnyStrategy {
                 k: k.unwrap_or(GREEDY_K),
                 spin,
             }),
+            "planner" => AnyStrategy::Planner(Planner {
+                budget: budget.unwrap_or(PLANNER_BUDGET),
+                spin,
+                noise,
+            }),
             _ => AnyStrategy::MonteCarlo(MonteCarlo {
                 k: k.unwrap_or(MONTECARLO_K),
                 m: m.unwrap_or(MONTECARLO_M),
@@ -746,6 +830,7 @@ impl AnyStrategy {
             AnyStrategy::Random(s) => s,
             AnyStrategy::Greedy(s) => s,
             AnyStrategy::MonteCarlo(s) => s,
+            AnyStrategy::Planner(s) => s,
         }
     }
 }
@@ -812,12 +897,17 @@ mod tests {
             "random".parse::<AnyStrategy>().unwrap().name(),
             "random:spin=0"
         );
+        let p: AnyStrategy = "planner:budget=3000".parse().unwrap();
+        assert_eq!(p.name(), "planner:budget=3000:spin=0");
+        assert_eq!(p.name().parse::<AnyStrategy>(), Ok(p));
         for bad in [
             "greedy:k=0",
             "greedy:m=3",
             "nope",
             "random:spin=-1",
             "greedy:k",
+            "planner:budget=10",
+            "planner:k=3",
         ] {
             assert!(bad.parse::<AnyStrategy>().is_err(), "{bad}");
         }
@@ -827,6 +917,6 @@ mod tests {
     fn ties_go_to_the_lowest_index() {
         assert_eq!(best(&[None, Some(5), Some(10), Some(10)]), Some(2));
         assert_eq!(best(&[None, None]), None);
-        assert_eq!(side_diff(1, [10, 15], [1, 0]), 15 - 30);
+        assert_eq!(crate::rules::score_difference(1, [10, 15], [1, 0]), 15 - 30);
     }
 }

@@ -189,9 +189,16 @@ pub struct Summary {
 /// other value on one line except arrays of objects, which put each object on its own line;
 /// a trailing newline. The bytes depend on the summary only.
 pub fn summary_json(summary: &Summary) -> String {
+    layout_json(summary)
+}
+
+/// `value` laid out like the summary (the top object one key a line, arrays of objects
+/// one object a line, everything else on one line), with a trailing newline. Also the
+/// planner's output (`crate::plan::plan_json`).
+pub(crate) fn layout_json<T: Serialize>(value: &T) -> String {
     let mut out = Vec::new();
     let mut ser = serde_json::Serializer::with_formatter(&mut out, Layout::default());
-    summary
+    value
         .serialize(&mut ser)
         .expect("plain data always serializes");
     out.push(b'\n');

@@ -48,7 +48,7 @@ pub mod verdict;
 pub use game::{Game, GameError, GameResult, RoundRecord, ShotRecord, first_seat_from_seed};
 pub use placement::{PlacementError, check_placement};
 pub use ruleset::Ruleset;
-pub use scoring::{board_score, round_points, round_totals};
+pub use scoring::{board_score, round_points, round_totals, score_difference};
 pub use verdict::{
     BoardDisc, Contacts, RemovalReason, Removed, Rule, ShotVerdict, Twenty, apply_rules, contacts,
     judge_shot,

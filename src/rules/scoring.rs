@@ -32,6 +32,15 @@ pub fn board_score(board: &Board, disc_radius: f64, discs: &[Placed]) -> [u32; 2
     score
 }
 
+/// The score difference `own - other` of `team`'s side: zone points `board` plus 20 for
+/// each of `twenties` (both per team, `[team 0, team 1]`). The strategies and the planner
+/// value a shot by how it changes this for the shooter's side.
+pub fn score_difference(team: u8, board: [u32; 2], twenties: [u32; 2]) -> i64 {
+    let total = |t: usize| i64::from(board[t]) + 20 * i64::from(twenties[t]);
+    let own = usize::from(team.min(1));
+    total(own) - total(1 - own)
+}
+
 /// A round's total per team: 20 for each disc set aside plus the zone points on the board.
 pub fn round_totals(twenties: [u32; 2], board: [u32; 2]) -> [u32; 2] {
     [20 * twenties[0] + board[0], 20 * twenties[1] + board[1]]

@@ -1,0 +1,221 @@
+//! The part of a study file (`docs/montecarlo.md`) and a suggest file (`docs/suggest.md`)
+//! that describes the situation before a shot: the `board` and `physics` blocks, the
+//! `players`, the shooter's `seat`, the `discs` at rest and the player's `noise`. Both
+//! readers declare their file with [`situation_file!`], which adds these keys (and an
+//! ignored `description`) to the file's own, and turn them into a [`Situation`] with
+//! [`Situation::read`]; so both files take exactly the same keys, defaults and errors for
+//! them.
+//!
+//! Conventions are those of the shot file (`shared/spec/shot-file.md`): unknown keys and
+//! `null` refused, a structure only as an object, errors naming the field (`discs[2].pos[0]`,
+//! `noise.speed`) and, for JSON errors, the line and column. The `board` and `physics`
+//! blocks are read by the shot-file reader itself ([`parse_shot_file`]), laid out at their
+//! place in the file, so they take exactly the keys and defaults of a shot file and their
+//! errors point into the file being read.
+
+use crate::board::Board;
+use crate::error::InputError;
+use crate::io::parse_shot_file;
+use crate::io::shot_file::DiscJson;
+use crate::io::strict::{Obj, present};
+use crate::montecarlo::Noise;
+use crate::params::Physics;
+use crate::shot::Placed;
+use glam::DVec2;
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+/// The situation before a shot, as read from a file: nothing is checked yet but the JSON
+/// and the `board` and `physics` blocks.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Situation {
+    /// Board geometry (`board`, default the tournament board).
+    pub board: Board,
+    /// Physical parameters (`physics`, default [`Physics::default`]).
+    pub physics: Physics,
+    /// Players at the table (`players`, default 2).
+    pub players: u8,
+    /// The shooter's seat (`seat`, required).
+    pub seat: u8,
+    /// Discs at rest (`discs`, default none), ids `0..n` in this order.
+    pub discs: Vec<Placed>,
+    /// The player's error (`noise`, default none).
+    pub noise: Noise,
+}
+
+/// The noise widths.
+#[derive(Deserialize)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a noise object {offset, aim, speed, spin}"
+)]
+pub(crate) struct NoiseJson {
+    #[serde(default, deserialize_with = "present")]
+    offset: Option<f64>,
+    #[serde(default, deserialize_with = "present")]
+    aim: Option<f64>,
+    #[serde(default, deserialize_with = "present")]
+    speed: Option<f64>,
+    #[serde(default, deserialize_with = "present")]
+    spin: Option<f64>,
+}
+
+/// The situation's keys as read by serde, before the blocks are resolved.
+pub(crate) struct SituationJson<'a> {
+    pub(crate) board: Option<&'a RawValue>,
+    pub(crate) physics: Option<&'a RawValue>,
+    pub(crate) players: Option<u8>,
+    pub(crate) seat: u8,
+    pub(crate) discs: Option<Vec<Obj<DiscJson>>>,
+    pub(crate) noise: Option<Obj<NoiseJson>>,
+}
+
+/// Declares the JSON struct of a file that describes a situation: the keys `description`
+/// (any string, ignored), `board`, `physics`, `players`, `seat`, `discs` and `noise`, then
+/// the file's own fields, unknown keys refused; and a method `situation_json(self)` that
+/// splits off the situation's part ([`SituationJson`]) from the file's own fields.
+macro_rules! situation_file {
+    (
+        $(#[$meta:meta])*
+        struct $name:ident<'a> { $($(#[$fmeta:meta])* $field:ident : $ty:ty,)* }
+        own $own:ident;
+    ) => {
+        #[derive(serde::Deserialize)]
+        $(#[$meta])*
+        struct $name<'a> {
+            #[serde(default, deserialize_with = "crate::io::strict::present")]
+            #[allow(dead_code)]
+            description: Option<String>,
+            #[serde(default, borrow, deserialize_with = "crate::io::strict::present")]
+            board: Option<&'a serde_json::value::RawValue>,
+            #[serde(default, borrow, deserialize_with = "crate::io::strict::present")]
+            physics: Option<&'a serde_json::value::RawValue>,
+            #[serde(default, deserialize_with = "crate::io::strict::present")]
+            players: Option<u8>,
+            seat: u8,
+            #[serde(default, deserialize_with = "crate::io::strict::present")]
+            discs: Option<Vec<crate::io::strict::Obj<crate::io::shot_file::DiscJson>>>,
+            #[serde(default, deserialize_with = "crate::io::strict::present")]
+            noise: Option<crate::io::strict::Obj<crate::io::situation::NoiseJson>>,
+            $($(#[$fmeta])* $field: $ty,)*
+        }
+
+        /// The file's own fields (everything but the situation).
+        struct $own {
+            $($field: $ty,)*
+        }
+
+        impl<'a> $name<'a> {
+            /// The situation's keys and the file's own fields, apart.
+            fn situation_json(self) -> (crate::io::situation::SituationJson<'a>, $own) {
+                (
+                    crate::io::situation::SituationJson {
+                        board: self.board,
+                        physics: self.physics,
+                        players: self.players,
+                        seat: self.seat,
+                        discs: self.discs,
+                        noise: self.noise,
+                    },
+                    $own { $($field: self.$field,)* },
+                )
+            }
+        }
+    };
+}
+pub(crate) use situation_file;
+
+/// Reads `text` as JSON into `T`, with errors naming the path of the field and the line
+/// and column (`file` when the error is not inside any field). Trailing text is refused.
+pub(crate) fn from_json<'a, T: Deserialize<'a>>(text: &'a str) -> Result<T, InputError> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let path = e.path().to_string();
+        json_error(text, path, e.into_inner())
+    })?;
+    de.end().map_err(|e| json_error(text, String::new(), e))?;
+    Ok(value)
+}
+
+/// A `serde_json` error at `path` as an [`InputError`].
+fn json_error(text: &str, path: String, err: serde_json::Error) -> InputError {
+    let problem = crate::io::json_path::problem_of(text, &err);
+    // The path ends with an unknown key's name already; `.` is the top level.
+    let field = if path == "." || path.is_empty() {
+        "file".to_string()
+    } else {
+        path
+    };
+    InputError::new(field, problem)
+}
+
+/// Runs the shot-file reader on the `key` block alone (`board` or `physics`), laid out so
+/// that the block sits at the same line and column as in `text`: its errors then name the
+/// field (`board.pegs[1]`) and the position exactly as for the file being read.
+fn read_block(text: &str, key: &str, raw: &RawValue) -> String {
+    let block = raw.get();
+    let offset = (block.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
+    let head = format!("{{\"{key}\":");
+    let mut synth = String::with_capacity(offset + block.len() + 16);
+    if let Some(before) = text.get(..offset) {
+        let line = before.matches('\n').count();
+        let col = offset - before.rfind('\n').map_or(0, |k| k + 1);
+        if col >= head.len() {
+            synth.extend(std::iter::repeat_n('\n', line));
+            synth.extend(std::iter::repeat_n(' ', col - head.len()));
+            synth.push_str(&head);
+        } else if line >= 1 {
+            synth.extend(std::iter::repeat_n('\n', line - 1));
+            synth.push_str(&head);
+            synth.push('\n');
+            synth.extend(std::iter::repeat_n(' ', col));
+        } else {
+            synth.push_str(&head);
+        }
+    } else {
+        synth.push_str(&head);
+    }
+    synth.push_str(block);
+    synth.push_str(",\"shots\":[]}");
+    synth
+}
+
+impl Situation {
+    /// Resolves the situation's keys of a file whose text is `text`: the `board` and
+    /// `physics` blocks through the shot-file reader (errors at their place in `text`),
+    /// the defaults for missing keys. Nothing else is checked here: the study and the
+    /// planner check players, seat, discs and noise themselves.
+    pub(crate) fn read(text: &str, json: SituationJson<'_>) -> Result<Situation, InputError> {
+        let (mut board, mut physics) = (Board::tournament(), Physics::default());
+        if let Some(raw) = json.board {
+            board = parse_shot_file(&read_block(text, "board", raw))?.0;
+        }
+        if let Some(raw) = json.physics {
+            physics = parse_shot_file(&read_block(text, "physics", raw))?.1;
+        }
+        Ok(Situation {
+            board,
+            physics,
+            players: json.players.unwrap_or(2),
+            seat: json.seat,
+            discs: json
+                .discs
+                .unwrap_or_default()
+                .into_iter()
+                .map(|Obj(d)| Placed {
+                    team: d.team,
+                    pos: DVec2::from(d.pos),
+                })
+                .collect(),
+            noise: match json.noise {
+                None => Noise::NONE,
+                Some(Obj(n)) => Noise {
+                    offset: n.offset.unwrap_or(0.0),
+                    aim: n.aim.unwrap_or(0.0),
+                    speed: n.speed.unwrap_or(0.0),
+                    spin: n.spin.unwrap_or(0.0),
+                },
+            },
+        })
+    }
+}

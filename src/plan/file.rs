@@ -1,0 +1,331 @@
+//! The JSON of the planner (`docs/suggest.md`): the suggest file read into a [`Request`],
+//! and the [`Plan`] written out.
+//!
+//! The suggest file is a study file (`docs/montecarlo.md`) without the `flick`, with a
+//! `ruleset` and an optional `search` block. Its situation keys (`board`, `physics`,
+//! `players`, `seat`, `discs`, `noise`, `description`) are read by the study file's own
+//! reader (`src/io/situation.rs`); conventions are the shot file's: unknown keys and
+//! `null` refused, structures only as objects, errors naming the field
+//! (`search.speed[1]`, `ruleset`) with the line and column of JSON errors.
+
+use super::search::{GridSpec, Space};
+use super::{AimAt, Estimate, Fate, Plan, Request};
+use crate::board::Board;
+use crate::error::InputError;
+use crate::io::situation::{Situation, from_json, situation_file};
+use crate::io::strict::{Obj, present};
+use crate::montecarlo::tally::Proportion;
+use crate::params::Physics;
+use crate::play::run::FlickLog;
+use crate::play::summary::layout_json;
+use crate::rules::Ruleset;
+use serde::{Deserialize, Serialize};
+
+situation_file! {
+    /// The suggest file: the situation, the rule set and the search space.
+    #[serde(deny_unknown_fields, expecting = "a suggest file object")]
+    struct SuggestFileJson<'a> {
+        #[serde(default, deserialize_with = "present")]
+        ruleset: Option<String>,
+        #[serde(default, deserialize_with = "present")]
+        search: Option<Obj<SearchJson>>,
+    }
+    own SuggestOwn;
+}
+
+/// The `search` block; every key optional.
+#[derive(Deserialize)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a search object {offset, aim, speed, spin, targets, grid}"
+)]
+struct SearchJson {
+    #[serde(default, deserialize_with = "present")]
+    offset: Option<[f64; 2]>,
+    #[serde(default, deserialize_with = "present")]
+    aim: Option<[f64; 2]>,
+    #[serde(default, deserialize_with = "present")]
+    speed: Option<[f64; 2]>,
+    #[serde(default, deserialize_with = "present")]
+    spin: Option<Vec<f64>>,
+    #[serde(default, deserialize_with = "present")]
+    targets: Option<bool>,
+    #[serde(default, deserialize_with = "present")]
+    grid: Option<Obj<GridJson>>,
+}
+
+/// The `search.grid` block.
+#[derive(Deserialize)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a grid object {offset, aims, speeds}"
+)]
+struct GridJson {
+    #[serde(default, deserialize_with = "present")]
+    offset: Option<f64>,
+    #[serde(default, deserialize_with = "present")]
+    aims: Option<u32>,
+    #[serde(default, deserialize_with = "present")]
+    speeds: Option<u32>,
+}
+
+/// A suggest file, read and checked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SuggestFile {
+    /// Board geometry.
+    pub board: Board,
+    /// Physical parameters.
+    pub physics: Physics,
+    /// The question.
+    pub request: Request,
+}
+
+/// Parses and checks a suggest file: the JSON, the situation as in a study file, the
+/// `ruleset` (`traditional`, the default, or `tournament`) and the `search` block
+/// ([`Space::check`], defaults from [`Space::default_for`]). The table, position and noise
+/// are checked as [`super::suggest`] checks them, so a file that parses can be planned.
+pub fn parse_suggest_file(text: &str) -> Result<SuggestFile, InputError> {
+    let Obj(file): Obj<SuggestFileJson> = from_json(text)?;
+    let (situation, own) = file.situation_json();
+    let s = Situation::read(text, situation)?;
+    let ruleset = match own.ruleset {
+        None => Ruleset::Traditional,
+        Some(name) => name
+            .parse::<Ruleset>()
+            .map_err(|e| InputError::new("ruleset", e))?,
+    };
+    let mut space = Space::default_for(&s.board, &s.physics);
+    if let Some(Obj(j)) = own.search {
+        space.offset = j.offset.unwrap_or(space.offset);
+        space.aim = j.aim.unwrap_or(space.aim);
+        space.speed = j.speed.unwrap_or(space.speed);
+        space.spin = j.spin.unwrap_or(space.spin);
+        space.targets = j.targets.unwrap_or(space.targets);
+        if let Some(Obj(g)) = j.grid {
+            space.grid = GridSpec {
+                offset: g.offset.or(space.grid.offset),
+                aims: g.aims.unwrap_or(space.grid.aims),
+                speeds: g.speeds.unwrap_or(space.grid.speeds),
+            };
+        }
+    }
+    let request = Request {
+        players: s.players,
+        ruleset,
+        seat: s.seat,
+        discs: s.discs,
+        noise: s.noise,
+        space,
+    };
+    super::Setup::new(
+        &s.board,
+        &s.physics,
+        request.players,
+        request.ruleset,
+        request.seat,
+        &request.discs,
+    )?;
+    request.noise.check(&s.board, &s.physics)?;
+    request.space.check(&s.board, &s.physics)?;
+    Ok(SuggestFile {
+        board: s.board,
+        physics: s.physics,
+        request,
+    })
+}
+
+/// What a flick aims at, in the output.
+#[derive(Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum AimAtOut {
+    Straight,
+    Hole,
+    Disc { id: usize, team: u8 },
+    Point { pos: [f64; 2] },
+}
+
+impl From<AimAt> for AimAtOut {
+    fn from(a: AimAt) -> AimAtOut {
+        match a {
+            AimAt::Straight => AimAtOut::Straight,
+            AimAt::Hole => AimAtOut::Hole,
+            AimAt::Disc { id, team } => AimAtOut::Disc { id, team },
+            AimAt::Point { pos } => AimAtOut::Point {
+                pos: pos.to_array(),
+            },
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct EstimateOut {
+    mean: f64,
+    std: f64,
+    ci95: [f64; 2],
+}
+
+impl From<Estimate> for EstimateOut {
+    fn from(e: Estimate) -> EstimateOut {
+        EstimateOut {
+            mean: e.mean,
+            std: e.std,
+            ci95: e.ci95,
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct FatesOut {
+    twenty: Proportion,
+    fifteen: Proportion,
+    ten: Proportion,
+    five: Proportion,
+    out: Proportion,
+    ditch: Proportion,
+    removed: Proportion,
+}
+
+#[derive(Serialize)]
+struct SuggestionOut {
+    rank: usize,
+    flick: FlickLog,
+    aim_at: AimAtOut,
+    samples: u64,
+    value: EstimateOut,
+    score_change: EstimateOut,
+    classes: FatesOut,
+    hit_opponent: Proportion,
+}
+
+#[derive(Serialize)]
+struct BudgetOut {
+    samples: u64,
+    seconds: Option<f64>,
+}
+
+#[derive(Serialize)]
+struct StageOut<'a> {
+    stage: &'a str,
+    candidates: usize,
+    samples: u32,
+}
+
+#[derive(Serialize)]
+struct GridOut<'a> {
+    offset: f64,
+    spin: f64,
+    aim: &'a [f64],
+    speed: &'a [f64],
+    value: &'a [Vec<Option<f64>>],
+    objective: &'static str,
+    samples: u32,
+}
+
+#[derive(Serialize)]
+struct PlanOut<'a> {
+    objective: &'static str,
+    seed: u64,
+    budget: BudgetOut,
+    samples_used: u64,
+    stages: Vec<StageOut<'a>>,
+    top: Vec<SuggestionOut>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    grid: Option<GridOut<'a>>,
+}
+
+/// The plan as printed by `crokinole suggest`: the top object one key a line, each
+/// suggested flick and each stage on a line of its own, the grid on one line; a trailing
+/// newline. The bytes depend on the plan only.
+pub fn plan_json(plan: &Plan) -> String {
+    let objective = plan.objective.name();
+    let out = PlanOut {
+        objective,
+        seed: plan.seed,
+        budget: BudgetOut {
+            samples: plan.budget_samples,
+            seconds: match plan.budget {
+                super::Budget::Seconds(t) => Some(t),
+                super::Budget::Samples(_) => None,
+            },
+        },
+        samples_used: plan.samples_used,
+        stages: plan
+            .stages
+            .iter()
+            .map(|s| StageOut {
+                stage: &s.name,
+                candidates: s.candidates,
+                samples: s.samples,
+            })
+            .collect(),
+        top: plan
+            .top
+            .iter()
+            .map(|s| {
+                let f = |fate: Fate| s.fates[fate as usize];
+                SuggestionOut {
+                    rank: s.rank,
+                    flick: s.flick.into(),
+                    aim_at: s.aim_at.into(),
+                    samples: s.samples,
+                    value: s.value.into(),
+                    score_change: s.score_change.into(),
+                    classes: FatesOut {
+                        twenty: f(Fate::Twenty),
+                        fifteen: f(Fate::Fifteen),
+                        ten: f(Fate::Ten),
+                        five: f(Fate::Five),
+                        out: f(Fate::Out),
+                        ditch: f(Fate::Ditch),
+                        removed: f(Fate::Removed),
+                    },
+                    hit_opponent: s.hit_opponent,
+                }
+            })
+            .collect(),
+        grid: plan.grid.as_ref().map(|g| GridOut {
+            offset: g.offset,
+            spin: g.spin,
+            aim: &g.aim,
+            speed: &g.speed,
+            value: &g.value,
+            objective,
+            samples: g.samples,
+        }),
+    };
+    layout_json(&out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggest_errors_name_the_field() {
+        let err = |text: &str| parse_suggest_file(text).unwrap_err();
+        assert_eq!(err(r#"{"seat": 0, "ruleset": "nca"}"#).field, "ruleset");
+        assert_eq!(err(r#"{"seat": 0, "flick": {"speed": 1}}"#).field, "flick");
+        assert_eq!(err(r#"{"seat": 1}"#).field, "seat");
+        let e = err(r#"{"seat": 0, "search": {"speed": [1, null]}}"#);
+        assert_eq!(e.field, "search.speed[1]");
+        let e = err(r#"{"seat": 0, "search": {"speed": [2, 1]}}"#);
+        assert_eq!(e.field, "search.speed");
+        let e = err(r#"{"seat": 0, "search": {"grid": {"aims": 0}}}"#);
+        assert_eq!(e.field, "search.grid.aims");
+        let e = err(r#"{"seat": 0, "noise": {"aim": -1}}"#);
+        assert_eq!(e.field, "noise.aim");
+        let e = err("{\"seat\": 0,\n \"board\": {\"hole_radiu\": 1}}");
+        assert_eq!(e.field, "board.hole_radiu");
+        assert!(e.problem.contains("line 2"), "{e}");
+    }
+
+    #[test]
+    fn defaults_fill_the_search_space() {
+        let f = parse_suggest_file(r#"{"seat": 2, "search": {"spin": [0, 3]}}"#).unwrap();
+        let d = Space::default_for(&f.board, &f.physics);
+        assert_eq!(f.request.space.spin, vec![0.0, 3.0]);
+        assert_eq!(f.request.space.speed, d.speed);
+        assert_eq!(f.request.ruleset, Ruleset::Traditional);
+        assert_eq!(f.request.seat, 2);
+    }
+}

@@ -1,0 +1,436 @@
+//! The shot planner: which flick should this seat play here? (`crokinole suggest`,
+//! `docs/suggest.md`.)
+//!
+//! Given a position, the seat, the rule set and the player's error ([`Request`]), the
+//! planner searches the flicks the seat can play (place along its part of the shooting
+//! line, aim, speed, spin) for the one with the best expected value under the error,
+//! every execution judged through the rules layer ([`objective`]). The search
+//! ([`search`]):
+//!
+//! 1. **Coarse sweep**: a few hundred candidates aimed at what matters (the 20 hole, each
+//!    opponent disc for takeouts, own discs, open points of the 15 zone) from several
+//!    places on the line and at several speeds, plus a grid of straight-ahead flicks
+//!    over (aim, speed) from one place, which is also the output's heat map. Each
+//!    candidate gets a few noisy executions.
+//! 2. **Refinement**: up to three rounds; each keeps the best [`search::PARENTS`]
+//!    candidates (at most [`search::PER_FAMILY`] aiming at the same thing, so the
+//!    alternatives survive), adds each one's neighbours (offset, aim and speed moved
+//!    either way, by steps halved every round) and evaluates them all again with more
+//!    samples (ratio 1 : 2 : 4).
+//! 3. **Final evaluation**: the best `top` candidates of the last round (one per target
+//!    first) with the most samples, on fresh random numbers, so their estimates carry no
+//!    selection bias from earlier rounds; ranked by that.
+//!
+//! **Fair comparisons**: within a round sample `j` of every candidate uses the same
+//! random numbers ([`crate::montecarlo::Study::sample_flick`] with the round's seed:
+//! common random numbers), so candidates are compared under the same errors. Each round
+//! has its own seed, `mix(seed, round)` ([`crate::play::strategy::mix`]).
+//!
+//! **Budget** ([`Budget`]): in samples (simulated shots, the whole search included), or
+//! in seconds: a pilot run of the coarse candidates measures this position's throughput
+//! on this machine and turns the time into a sample budget, reported in the output;
+//! re-running with that sample budget gives the same result exactly.
+//!
+//! **Determinism**: all the shots of a round run in one batch on the rayon pool
+//! ([`crate::batch::map_ordered`]), each a function of its index alone; results are
+//! folded serially in input order into integer sums; candidates are compared by exact
+//! integer sums and ties go to the lowest index. Geometry uses `+ - * /` and `sqrt` only
+//! (and [`crate::montecarlo::detmath`] inside the flick conversion). For a sample budget
+//! the plan depends on the request, the configuration and the seed only, never on the
+//! thread count.
+//!
+//! ```
+//! use crokinole::plan::{Budget, PlanConfig, Request, suggest};
+//! use crokinole::montecarlo::Noise;
+//! use crokinole::rules::Ruleset;
+//! use crokinole::{Board, Physics};
+//!
+//! let (board, physics) = (Board::tournament(), Physics::default());
+//! let noise = Noise { offset: 0.002, aim: 0.004, speed: 0.01, spin: 0.0 };
+//! let request = Request::new(&board, &physics, 2, Ruleset::Traditional, 0, vec![], noise);
+//! let config = PlanConfig { budget: Budget::Samples(3000), top: 1, ..PlanConfig::default() };
+//! let plan = suggest(&board, &physics, &request, &config).unwrap();
+//! assert!(plan.top[0].value.mean > 15.0); // an empty board: a 20 most of the time
+//! ```
+
+pub mod file;
+pub mod objective;
+pub mod search;
+pub mod setup;
+
+pub use file::{SuggestFile, parse_suggest_file, plan_json};
+pub use objective::{Estimate, Fate, Judged, Objective, Stats};
+pub use search::{AimAt, Candidate, GridSpec, Schedule, Space};
+pub use setup::Setup;
+
+use crate::board::Board;
+use crate::error::InputError;
+use crate::montecarlo::tally::Proportion;
+use crate::montecarlo::{Noise, PlayerFlick};
+use crate::params::Physics;
+use crate::play::strategy::mix;
+use crate::rules::Ruleset;
+use crate::shot::Placed;
+use std::fmt;
+use std::str::FromStr;
+use std::time::Instant;
+
+/// Default sample budget.
+pub const DEFAULT_BUDGET: u64 = 20_000;
+/// Default number of flicks reported.
+pub const DEFAULT_TOP: usize = 5;
+/// Largest number of flicks reported.
+pub const MAX_TOP: usize = 50;
+/// Longest time budget accepted, s.
+pub const MAX_SECONDS: f64 = 3600.0;
+
+/// How much the search may spend.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Budget {
+    /// Simulated shots in all (deterministic).
+    Samples(u64),
+    /// Seconds of wall time, turned into samples by a pilot run (not reproducible).
+    Seconds(f64),
+}
+
+impl Default for Budget {
+    fn default() -> Budget {
+        Budget::Samples(DEFAULT_BUDGET)
+    }
+}
+
+impl Budget {
+    /// Checks the budget (field `budget`): at least [`search::MIN_BUDGET`] samples, or a
+    /// finite positive number of seconds up to [`MAX_SECONDS`].
+    pub fn check(&self) -> Result<(), InputError> {
+        match *self {
+            Budget::Samples(n) if n < search::MIN_BUDGET => Err(InputError::new(
+                "budget",
+                format!("must be at least {} samples, got {n}", search::MIN_BUDGET),
+            )),
+            Budget::Seconds(t) if !(t > 0.0 && t <= MAX_SECONDS) => Err(InputError::new(
+                "budget",
+                format!("seconds must be more than 0 and at most {MAX_SECONDS}, got {t}"),
+            )),
+            _ => Ok(()),
+        }
+    }
+}
+
+impl FromStr for Budget {
+    type Err = String;
+
+    /// `N` (samples, a whole number) or `Ts` (seconds, e.g. `3s`, `0.5s`), checked.
+    fn from_str(s: &str) -> Result<Budget, String> {
+        let s = s.trim();
+        let budget = if let Some(t) = s.strip_suffix('s') {
+            let t: f64 = t
+                .trim()
+                .parse()
+                .map_err(|_| format!("`{s}`: expected samples (20000) or seconds (3s)"))?;
+            Budget::Seconds(t)
+        } else {
+            Budget::Samples(
+                s.parse()
+                    .map_err(|_| format!("`{s}`: expected samples (20000) or seconds (3s)"))?,
+            )
+        };
+        budget.check().map_err(|e| e.problem)?;
+        Ok(budget)
+    }
+}
+
+impl fmt::Display for Budget {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Budget::Samples(n) => write!(f, "{n}"),
+            Budget::Seconds(t) => write!(f, "{t}s"),
+        }
+    }
+}
+
+/// How to search: what to maximise, how much to spend, the seed, how many flicks to
+/// report, whether to keep the grid.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PlanConfig {
+    /// The objective.
+    pub objective: Objective,
+    /// The budget.
+    pub budget: Budget,
+    /// Seed of the players' errors drawn by the search.
+    pub seed: u64,
+    /// Flicks to report (the final evaluation's size), 1 to [`MAX_TOP`].
+    pub top: usize,
+    /// Whether to sweep the grid of straight-ahead flicks (the heat map). The strategy of
+    /// `crokinole play` leaves it out.
+    pub grid: bool,
+}
+
+impl Default for PlanConfig {
+    fn default() -> PlanConfig {
+        PlanConfig {
+            objective: Objective::Score,
+            budget: Budget::default(),
+            seed: 0,
+            top: DEFAULT_TOP,
+            grid: true,
+        }
+    }
+}
+
+/// The question: a position, the seat, the table, the rule set, the player's error and
+/// the flicks to consider.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Request {
+    /// Players at the table, 2 or 4.
+    pub players: u8,
+    /// The rule set the shot is judged by.
+    pub ruleset: Ruleset,
+    /// The shooter's seat.
+    pub seat: u8,
+    /// Discs at rest (ids `0..n`).
+    pub discs: Vec<Placed>,
+    /// The player's error.
+    pub noise: Noise,
+    /// The flicks to consider.
+    pub space: Space,
+}
+
+impl Request {
+    /// A request with the default search space ([`Space::default_for`]).
+    pub fn new(
+        board: &Board,
+        physics: &Physics,
+        players: u8,
+        ruleset: Ruleset,
+        seat: u8,
+        discs: Vec<Placed>,
+        noise: Noise,
+    ) -> Request {
+        Request {
+            players,
+            ruleset,
+            seat,
+            discs,
+            noise,
+            space: Space::default_for(board, physics),
+        }
+    }
+}
+
+/// One suggested flick with its estimates.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Suggestion {
+    /// Rank, from 1.
+    pub rank: usize,
+    /// The intended flick (a study file's `flick`).
+    pub flick: PlayerFlick,
+    /// What it aims at.
+    pub aim_at: AimAt,
+    /// Samples of the final evaluation.
+    pub samples: u64,
+    /// The objective's mean and 95 % interval.
+    pub value: Estimate,
+    /// The change in score difference's mean and 95 % interval (whatever the objective).
+    pub score_change: Estimate,
+    /// The shot disc's fates ([`Fate::ALL`] order) with Wilson intervals.
+    pub fates: [Proportion; 7],
+    /// Probability that the shot hits an opponent disc.
+    pub hit_opponent: Proportion,
+}
+
+/// One stage of the search, for the record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stage {
+    /// `coarse`, `refine 1`.. , `final`.
+    pub name: String,
+    /// Candidates evaluated.
+    pub candidates: usize,
+    /// Samples per candidate.
+    pub samples: u32,
+}
+
+/// The coarse sweep's grid of straight-ahead flicks: the heat map.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Grid {
+    /// Offset it was evaluated at, m.
+    pub offset: f64,
+    /// Spin of its flicks, rad/s.
+    pub spin: f64,
+    /// Aims, ascending, rad counter-clockwise from straight ahead (seat frame).
+    pub aim: Vec<f64>,
+    /// Speeds, ascending, m/s.
+    pub speed: Vec<f64>,
+    /// The objective's mean per cell, one row per speed, one value per aim; `None` where
+    /// the flick is not legal.
+    pub value: Vec<Vec<Option<f64>>>,
+    /// Samples per cell.
+    pub samples: u32,
+}
+
+/// The planner's answer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    /// The objective maximised.
+    pub objective: Objective,
+    /// The seed.
+    pub seed: u64,
+    /// The budget as given.
+    pub budget: Budget,
+    /// The sample budget the search ran with (the given one, or the one a time budget
+    /// was turned into): `Budget::Samples` of it reproduces this plan.
+    pub budget_samples: u64,
+    /// Shots simulated (the pilot of a time budget not included); at most
+    /// `budget_samples`.
+    pub samples_used: u64,
+    /// The stages run.
+    pub stages: Vec<Stage>,
+    /// The best flicks, best first.
+    pub top: Vec<Suggestion>,
+    /// The heat map, if swept.
+    pub grid: Option<Grid>,
+}
+
+/// Plans a shot (see the module documentation). Refuses (with the field named) a bad
+/// table, seat or position (`players`, `seat`, `discs[k].pos`), noise (`noise.aim`),
+/// search space (`search.speed`), `top` (field `top`), budget (`budget`), and a search
+/// space in which no flick is legal (`search`). Batches run on the current rayon pool.
+pub fn suggest(
+    board: &Board,
+    physics: &Physics,
+    request: &Request,
+    config: &PlanConfig,
+) -> Result<Plan, InputError> {
+    let setup = Setup::new(
+        board,
+        physics,
+        request.players,
+        request.ruleset,
+        request.seat,
+        &request.discs,
+    )?;
+    request.noise.check(board, physics)?;
+    request.space.check(board, physics)?;
+    config.budget.check()?;
+    if !(1..=MAX_TOP).contains(&config.top) {
+        return Err(InputError::new(
+            "top",
+            format!("must be 1 to {MAX_TOP}, got {}", config.top),
+        ));
+    }
+    let (noise, objective) = (request.noise, config.objective);
+    let space = &request.space;
+    let (cands, cells) = search::coarse(&setup, space, config.grid);
+    if cands.is_empty() {
+        return Err(InputError::new(
+            "search",
+            "no legal flick in the search space (every place on the line is blocked, or \
+             the ranges leave nothing)",
+        ));
+    }
+    let noisy = noise != Noise::NONE;
+    let budget_samples = match config.budget {
+        Budget::Samples(n) => n,
+        Budget::Seconds(t) => {
+            let clock = Instant::now();
+            let _ = search::evaluate(
+                &setup,
+                noise,
+                objective,
+                &cands,
+                1,
+                mix(config.seed, 1 << 20),
+            );
+            let per_shot = clock.elapsed().as_secs_f64() / cands.len() as f64;
+            // 70 % of the time left at the pilot's rate (later stages favour the slower, faster
+            // shots); never below the minimum.
+            let left = (t - clock.elapsed().as_secs_f64()).max(0.0);
+            ((0.7 * left / per_shot.max(1e-9)) as u64).max(search::MIN_BUDGET)
+        }
+    };
+    let schedule = Schedule::new(budget_samples, cands.len(), config.top, noisy)?;
+    let points = search::fifteen_points(&setup);
+    let mut stages = Vec::new();
+    let mut used = 0u64;
+    let mut run = |name: String, cands: &[Candidate], m: u32, round: u64| {
+        stages.push(Stage {
+            name,
+            candidates: cands.len(),
+            samples: m,
+        });
+        used += cands.len() as u64 * u64::from(m);
+        search::evaluate(&setup, noise, objective, cands, m, mix(config.seed, round))
+    };
+
+    // 1. The coarse sweep (and the grid).
+    let stats = run("coarse".into(), &cands, schedule.coarse, 0);
+    let grid = config.grid.then(|| {
+        let go = space.grid_offset();
+        Grid {
+            offset: go,
+            spin: space.spin.first().copied().unwrap_or(0.0),
+            aim: search::spread(space.aim[0], space.aim[1], space.grid.aims),
+            speed: search::spread(space.speed[0], space.speed[1], space.grid.speeds),
+            value: cells
+                .iter()
+                .map(|row| {
+                    row.iter()
+                        .map(|c| {
+                            c.and_then(|i| stats[i].as_ref())
+                                .map(|s| s.sum as f64 / s.n.max(1) as f64)
+                        })
+                        .collect()
+                })
+                .collect(),
+            samples: schedule.coarse,
+        }
+    });
+
+    // 2. Refinement rounds around the best.
+    let (mut pool, mut pool_stats) = (cands, stats);
+    for (r, &m) in schedule.rounds.iter().enumerate() {
+        let order = search::ranking(&pool_stats);
+        let parents = search::pick(&pool, &order, search::PARENTS, search::PER_FAMILY, &points);
+        let next: Vec<Candidate> = parents
+            .iter()
+            .flat_map(|&p| search::neighbours(&setup, space, &pool[p], r as u32))
+            .collect();
+        let s = run(format!("refine {}", r + 1), &next, m, 1 + r as u64);
+        (pool, pool_stats) = (next, s);
+    }
+
+    // 3. The final evaluation of the best, one per target first, on fresh numbers.
+    let order = search::ranking(&pool_stats);
+    let finals: Vec<Candidate> = search::pick(&pool, &order, config.top, 1, &points)
+        .into_iter()
+        .map(|i| pool[i])
+        .collect();
+    let stats = run("final".into(), &finals, schedule.last, 1 << 16);
+    let top = search::ranking(&stats)
+        .into_iter()
+        .enumerate()
+        .filter_map(|(k, i)| {
+            let s = stats[i].as_ref()?;
+            Some(Suggestion {
+                rank: k + 1,
+                flick: finals[i].flick,
+                aim_at: finals[i].aim_at,
+                samples: s.n,
+                value: s.value(objective),
+                score_change: s.change(),
+                fates: s.fates(),
+                hit_opponent: s.hit_opponent(),
+            })
+        })
+        .collect();
+    Ok(Plan {
+        objective,
+        seed: config.seed,
+        budget: config.budget,
+        budget_samples,
+        samples_used: used,
+        stages,
+        top,
+        grid,
+    })
+}

@@ -1,0 +1,703 @@
+//! The search itself: the candidates of the coarse sweep, their neighbours in the
+//! refinement rounds, the allocation of the sample budget, and the evaluation of a round
+//! (every candidate x sample shot in one batch, common random numbers, serial folding).
+//!
+//! **Candidates.** A candidate is an intended [`PlayerFlick`] and what it aims at
+//! ([`AimAt`]). The coarse sweep, for every spin value of the search space:
+//! - *hole*: from 5 places evenly spread over the offset range, aimed at the hole's
+//!   centre at 0.98, 1.00, 1.03, 1.06 and 1.10 times the speed that stops there;
+//! - *each opponent disc* (takeouts): from 3 places (both ends and the middle of the
+//!   offset range), aimed at the disc's centre and half a disc radius to either side of it
+//!   (across the line of aim), at `sqrt(1.5)`, `sqrt(3)`, `sqrt(6)`, `sqrt(12)` times the
+//!   speed that stops at the aiming point (a disc that would slide 1.5 to 12 times as far);
+//! - *each own disc* (raises, and hits through it): from the 3 places, at its centre, at
+//!   `sqrt(1.5)` and `sqrt(3)` times that speed;
+//! - *open 15-zone points* (draws): 8 points on the circle halfway between the hole's edge
+//!   and the innermost centre of a disc wholly in the 15 zone, at the 4 axes and 4
+//!   diagonals (written with `sqrt` only), those clear of every disc by a disc diameter,
+//!   from the 3 places, at 0.98 and 1.02 times the stopping speed;
+//! - *the grid*: straight-ahead flicks (no target) from one place, the grid's offset, over
+//!   `aims x speeds` values evenly spread over the aim and speed ranges, with the first
+//!   spin value. Its cells compete like every other candidate; their values are the heat
+//!   map of the output.
+//!
+//! Speeds are kept within the speed range; candidates that are not legal where they stand
+//! ([`Setup::legal`]) are left out (a grid cell then has no value). With `targets: false`
+//! only the grid is swept.
+//!
+//! The stopping speed over `d` is `sqrt(2 mu g d)` ([`Setup::stopping_speed`]): friction
+//! `mu g` decelerates a sliding disc uniformly, so from `v` it slides `v^2 / (2 mu g)`.
+//!
+//! **Neighbours** in refinement round `r` (from 0): the parent itself and the parent with
+//! one parameter moved either way: offset by `12 mm / 2^r`, aim by `10 mrad / 2^r`, speed
+//! by a factor `1 -+ 0.04 / 2^r`; those outside the search space or illegal are left out.
+//! A targeted neighbour keeps its target (moving the offset turns it to still face it).
+
+use super::objective::{Judged, Objective, Stats};
+use super::setup::Setup;
+use crate::batch::{DEFAULT_CHUNK, map_ordered};
+use crate::error::InputError;
+use crate::montecarlo::flick::{max_offset, start_position};
+use crate::montecarlo::{Noise, PlayerFlick, Study, StudySpec};
+use crate::shot::{Flick, run_shot};
+use glam::DVec2;
+
+/// What a candidate aims at.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum AimAt {
+    /// Nothing: `aim` is measured from straight ahead (the grid).
+    Straight,
+    /// The centre of the 20 hole.
+    Hole,
+    /// Disc `id` of the position (of team `team`), hit at its centre or to one side.
+    Disc {
+        /// Its id in the position.
+        id: usize,
+        /// Its team.
+        team: u8,
+    },
+    /// An open point of the 15 zone.
+    Point {
+        /// The point, board frame, m.
+        pos: DVec2,
+    },
+}
+
+impl AimAt {
+    /// The family of candidates aiming at the same thing: the refinement keeps at most
+    /// two parents of a family and the final evaluation prefers one of each.
+    fn family(self, points: &[DVec2]) -> u64 {
+        match self {
+            AimAt::Straight => 0,
+            AimAt::Hole => 1,
+            AimAt::Disc { id, .. } => 2 + id as u64,
+            AimAt::Point { pos } => {
+                1 << 32 | points.iter().position(|p| *p == pos).unwrap_or(0) as u64
+            }
+        }
+    }
+}
+
+/// A flick the search considers.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Candidate {
+    /// The intended flick.
+    pub flick: PlayerFlick,
+    /// What it aims at.
+    pub aim_at: AimAt,
+    /// Its initial conditions (it is legal).
+    pub start: Flick,
+}
+
+/// The search space (the suggest file's `search` block).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Space {
+    /// Offsets along the shooting line, `[low, high]`, m (seat frame, positive to the
+    /// player's right).
+    pub offset: [f64; 2],
+    /// Aims of the grid (straight ahead), `[low, high]`, rad counter-clockwise.
+    pub aim: [f64; 2],
+    /// Speeds, `[low, high]`, m/s: every candidate's speed is kept within it.
+    pub speed: [f64; 2],
+    /// Spin values, rad/s: the sweep is repeated for each.
+    pub spin: Vec<f64>,
+    /// Whether to sweep the targeted candidates (hole, discs, 15-zone points).
+    pub targets: bool,
+    /// The grid (straight-ahead flicks from one place).
+    pub grid: GridSpec,
+}
+
+/// The grid of straight-ahead flicks.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GridSpec {
+    /// Offset it is evaluated at, m; `None`: the middle of the offset range.
+    pub offset: Option<f64>,
+    /// Aim values.
+    pub aims: u32,
+    /// Speed values.
+    pub speeds: u32,
+}
+
+/// Largest number of grid values per axis.
+pub const MAX_GRID: u32 = 101;
+/// Largest number of spin values.
+pub const MAX_SPINS: usize = 9;
+
+impl Space {
+    /// The default space: offsets over 90 % of each half of the quadrant's line, aims
+    /// within 0.5 rad of straight ahead, speeds 0.3 to 3 m/s (at most `max_speed`), no
+    /// spin, targets on, an 11 x 9 grid at the middle offset.
+    pub fn default_for(board: &crate::Board, physics: &crate::Physics) -> Space {
+        let o = 0.9 * max_offset(board);
+        Space {
+            offset: [-o, o],
+            aim: [-0.5, 0.5],
+            speed: [0.3f64.min(physics.max_speed), 3.0f64.min(physics.max_speed)],
+            spin: vec![0.0],
+            targets: true,
+            grid: GridSpec {
+                offset: None,
+                aims: 11,
+                speeds: 9,
+            },
+        }
+    }
+
+    /// The grid's offset.
+    pub fn grid_offset(&self) -> f64 {
+        self.grid
+            .offset
+            .unwrap_or(0.5 * (self.offset[0] + self.offset[1]))
+    }
+
+    /// Checks the space (fields `search.offset`, `search.aim`, `search.speed`,
+    /// `search.spin`, `search.grid.*`): finite ranges written low to high, offsets within
+    /// the quadrant, aims within pi, speeds positive and at most `max_speed`, 1 to
+    /// [`MAX_SPINS`] spins with rim speed at most `max_speed`, 1 to [`MAX_GRID`] grid
+    /// values per axis.
+    pub fn check(&self, board: &crate::Board, physics: &crate::Physics) -> Result<(), InputError> {
+        let limit = max_offset(board);
+        let range = |field: &str, r: [f64; 2], lo: f64, hi: f64, what: &str| {
+            if !(r[0].is_finite() && r[1].is_finite()) {
+                return Err(InputError::new(
+                    field,
+                    format!("must be finite, got [{}, {}]", r[0], r[1]),
+                ));
+            }
+            if r[0] > r[1] {
+                return Err(InputError::new(
+                    field,
+                    format!("must be [low, high], got [{}, {}]", r[0], r[1]),
+                ));
+            }
+            if r[0] < lo || r[1] > hi {
+                return Err(InputError::new(
+                    field,
+                    format!(
+                        "must lie within [{lo}, {hi}] {what}, got [{}, {}]",
+                        r[0], r[1]
+                    ),
+                ));
+            }
+            Ok(())
+        };
+        range(
+            "search.offset",
+            self.offset,
+            -limit,
+            limit,
+            "m (the quadrant: shooting_line_radius / sqrt(2))",
+        )?;
+        let pi = std::f64::consts::PI;
+        range("search.aim", self.aim, -pi, pi, "rad")?;
+        range(
+            "search.speed",
+            self.speed,
+            0.0,
+            physics.max_speed,
+            "m/s (physics.max_speed)",
+        )?;
+        if self.speed[0] <= 0.0 {
+            return Err(InputError::new(
+                "search.speed",
+                format!("speeds must be positive, got {}", self.speed[0]),
+            ));
+        }
+        let spin_limit = physics.max_speed / physics.disc_radius;
+        if self.spin.is_empty() || self.spin.len() > MAX_SPINS {
+            return Err(InputError::new(
+                "search.spin",
+                format!(
+                    "must hold 1 to {MAX_SPINS} spin values, got {}",
+                    self.spin.len()
+                ),
+            ));
+        }
+        for (k, &w) in self.spin.iter().enumerate() {
+            if !(w.is_finite() && w.abs() <= spin_limit) {
+                return Err(InputError::new(
+                    format!("search.spin[{k}]"),
+                    format!(
+                        "must be finite with |spin| at most {spin_limit} rad/s \
+                         (physics.max_speed / physics.disc_radius), got {w}"
+                    ),
+                ));
+            }
+        }
+        if let Some(o) = self.grid.offset
+            && !(o.is_finite() && o.abs() <= limit)
+        {
+            return Err(InputError::new(
+                "search.grid.offset",
+                format!("must be finite with |offset| at most {limit:.9} m, got {o}"),
+            ));
+        }
+        for (field, n) in [
+            ("search.grid.aims", self.grid.aims),
+            ("search.grid.speeds", self.grid.speeds),
+        ] {
+            if !(1..=MAX_GRID).contains(&n) {
+                return Err(InputError::new(
+                    field,
+                    format!("must be 1 to {MAX_GRID}, got {n}"),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `n` values evenly spread over `[lo, hi]`, both ends included (`lo` alone if `n` is 1
+/// or the range is a point): `(lo (n - 1 - k) + hi k) / (n - 1)`, which gives the ends
+/// exactly and round values where they exist (`[-0.5, 0.5]` in 11 gives `-0.1`, not
+/// `-0.09999999999999998`).
+pub fn spread(lo: f64, hi: f64, n: u32) -> Vec<f64> {
+    if n <= 1 || lo == hi {
+        return vec![lo];
+    }
+    let last = f64::from(n - 1);
+    (0..n)
+        .map(|k| match k {
+            0 => lo,
+            _ if k == n - 1 => hi,
+            _ => {
+                let k = f64::from(k);
+                (lo * (last - k) + hi * k) / last
+            }
+        })
+        .collect()
+}
+
+/// Speed factors of a 20 attempt, of the speed that stops at the hole's centre.
+const HOLE_FACTORS: [f64; 5] = [0.98, 1.0, 1.03, 1.06, 1.10];
+/// Stopping-distance multiples of a takeout (speed factors are their square roots).
+const TAKEOUT_REACH: [f64; 4] = [1.5, 3.0, 6.0, 12.0];
+/// Stopping-distance multiples of a shot at an own disc.
+const RAISE_REACH: [f64; 2] = [1.5, 3.0];
+/// Speed factors of a draw to a 15-zone point.
+const DRAW_FACTORS: [f64; 2] = [0.98, 1.02];
+/// Lateral aiming offsets on an opponent disc, in disc radii.
+const TAKEOUT_SIDES: [f64; 3] = [-0.5, 0.0, 0.5];
+
+/// Builds candidates, keeping the legal ones.
+struct Builder<'s, 'a> {
+    setup: &'s Setup<'a>,
+    space: &'s Space,
+    out: Vec<Candidate>,
+}
+
+impl Builder<'_, '_> {
+    /// A flick from `offset` toward `target` (or straight ahead turned by `aim` if
+    /// `None`) at `speed` kept within the speed range; `Some(index)` if it was legal.
+    fn push(
+        &mut self,
+        aim_at: AimAt,
+        offset: f64,
+        target: Option<DVec2>,
+        aim: f64,
+        speed: f64,
+        spin: f64,
+    ) -> Option<usize> {
+        let flick = PlayerFlick {
+            offset,
+            aim,
+            target,
+            speed: speed.max(self.space.speed[0]).min(self.space.speed[1]),
+            spin,
+        };
+        let start = self.setup.legal(&flick)?;
+        self.out.push(Candidate {
+            flick,
+            aim_at,
+            start,
+        });
+        Some(self.out.len() - 1)
+    }
+
+    /// A flick from `offset` toward `target` at `factor` times the stopping speed there.
+    fn toward(&mut self, aim_at: AimAt, offset: f64, target: DVec2, factor: f64, spin: f64) {
+        let start = start_position(self.setup.board(), self.setup.seat(), offset);
+        let speed = self.setup.stopping_speed((target - start).length()) * factor;
+        self.push(aim_at, offset, Some(target), 0.0, speed, spin);
+    }
+}
+
+/// The open 15-zone points (see the module documentation): on the circle of radius
+/// `(hole_radius + r15) / 2`, `r15` the largest distance of the centre of a disc wholly
+/// inside the 15 line, at the axes and diagonals; those at least a disc diameter from
+/// every disc of the position.
+pub fn fifteen_points(setup: &Setup<'_>) -> Vec<DVec2> {
+    let board = setup.board();
+    let r = setup.physics().disc_radius;
+    let r15 = board.fifteen_line_radius - 0.5 * board.line_width - r;
+    let rho = 0.5 * (board.hole_radius + r15);
+    let d = rho * std::f64::consts::FRAC_1_SQRT_2;
+    [
+        DVec2::new(0.0, -rho),
+        DVec2::new(d, -d),
+        DVec2::new(rho, 0.0),
+        DVec2::new(d, d),
+        DVec2::new(0.0, rho),
+        DVec2::new(-d, d),
+        DVec2::new(-rho, 0.0),
+        DVec2::new(-d, -d),
+    ]
+    .into_iter()
+    .filter(|p| {
+        setup
+            .discs()
+            .iter()
+            .all(|q| (q.pos - *p).length() >= 2.0 * r)
+    })
+    .collect()
+}
+
+/// The coarse sweep: the candidates in a fixed order, and the grid's cells (row per
+/// speed, one entry per aim: the candidate's index, `None` where the flick is illegal;
+/// no rows if `grid` is false).
+pub fn coarse(
+    setup: &Setup<'_>,
+    space: &Space,
+    grid: bool,
+) -> (Vec<Candidate>, Vec<Vec<Option<usize>>>) {
+    let mut b = Builder {
+        setup,
+        space,
+        out: Vec::new(),
+    };
+    let [lo, hi] = space.offset;
+    let five = spread(lo, hi, 5);
+    let three = spread(lo, hi, 3);
+    let r = setup.physics().disc_radius;
+    let points = fifteen_points(setup);
+    if space.targets {
+        for &spin in &space.spin {
+            for &o in &five {
+                for f in HOLE_FACTORS {
+                    b.toward(AimAt::Hole, o, DVec2::ZERO, f, spin);
+                }
+            }
+            for (id, d) in setup.discs().iter().enumerate() {
+                let aim_at = AimAt::Disc { id, team: d.team };
+                let opponent = d.team != setup.team();
+                let (sides, reach): (&[f64], &[f64]) = if opponent {
+                    (&TAKEOUT_SIDES, &TAKEOUT_REACH)
+                } else {
+                    (&[0.0], &RAISE_REACH)
+                };
+                for &o in &three {
+                    let start = start_position(setup.board(), setup.seat(), o);
+                    let along = (d.pos - start).normalize_or_zero();
+                    let across = DVec2::new(-along.y, along.x);
+                    for &side in sides {
+                        let target = d.pos + across * (side * r);
+                        for &k in reach {
+                            b.toward(aim_at, o, target, k.sqrt(), spin);
+                        }
+                    }
+                }
+            }
+            for &p in &points {
+                for &o in &three {
+                    for f in DRAW_FACTORS {
+                        b.toward(AimAt::Point { pos: p }, o, p, f, spin);
+                    }
+                }
+            }
+        }
+    }
+    if !grid {
+        return (b.out, Vec::new());
+    }
+    let go = space.grid_offset();
+    let spin = space.spin.first().copied().unwrap_or(0.0);
+    let aims = spread(space.aim[0], space.aim[1], space.grid.aims);
+    let grid = spread(space.speed[0], space.speed[1], space.grid.speeds)
+        .into_iter()
+        .map(|v| {
+            aims.iter()
+                .map(|&a| b.push(AimAt::Straight, go, None, a, v, spin))
+                .collect()
+        })
+        .collect();
+    (b.out, grid)
+}
+
+/// The neighbours of `parent` in refinement round `round` (see the module
+/// documentation), the parent first.
+pub fn neighbours(
+    setup: &Setup<'_>,
+    space: &Space,
+    parent: &Candidate,
+    round: u32,
+) -> Vec<Candidate> {
+    let mut scale = 1.0;
+    for _ in 0..round {
+        scale *= 0.5;
+    }
+    let (dof, daim, dspeed) = (0.012 * scale, 0.010 * scale, 0.04 * scale);
+    let f = parent.flick;
+    let mut out = vec![*parent];
+    let aim_limit = match parent.aim_at {
+        AimAt::Straight => space.aim,
+        _ => [-std::f64::consts::PI, std::f64::consts::PI],
+    };
+    let [olo, ohi] = space.offset;
+    let [vlo, vhi] = space.speed;
+    let moves = [
+        (f.offset - dof, f.aim, f.speed),
+        (f.offset + dof, f.aim, f.speed),
+        (f.offset, f.aim - daim, f.speed),
+        (f.offset, f.aim + daim, f.speed),
+        (f.offset, f.aim, f.speed * (1.0 - dspeed)),
+        (f.offset, f.aim, f.speed * (1.0 + dspeed)),
+    ];
+    for (offset, aim, speed) in moves {
+        let inside = (olo..=ohi).contains(&offset)
+            && (aim_limit[0]..=aim_limit[1]).contains(&aim)
+            && (vlo..=vhi).contains(&speed);
+        if !inside {
+            continue;
+        }
+        let flick = PlayerFlick {
+            offset,
+            aim,
+            speed,
+            ..f
+        };
+        if let Some(start) = setup.legal(&flick) {
+            out.push(Candidate {
+                flick,
+                aim_at: parent.aim_at,
+                start,
+            });
+        }
+    }
+    out
+}
+
+/// The order of candidates by their objective sums, best first; ties go to the lowest
+/// index. Candidates without statistics (a sample the engine refused) come last. Sums of
+/// candidates with the same sample count compare exactly.
+pub fn ranking(stats: &[Option<Stats>]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..stats.len()).filter(|&i| stats[i].is_some()).collect();
+    // A stable sort on the sum alone keeps equal sums in index order.
+    order.sort_by_key(|&i| std::cmp::Reverse(stats[i].as_ref().map_or(i64::MIN, |s| s.sum)));
+    order
+}
+
+/// Up to `count` candidates in rank order, at most `per_family` of each family; if that
+/// leaves fewer than `count`, the best of the rest fill up, in rank order.
+pub fn pick(
+    cands: &[Candidate],
+    order: &[usize],
+    count: usize,
+    per_family: usize,
+    points: &[DVec2],
+) -> Vec<usize> {
+    let mut chosen: Vec<usize> = Vec::new();
+    let mut families: Vec<(u64, usize)> = Vec::new();
+    for &i in order {
+        if chosen.len() == count {
+            break;
+        }
+        let fam = cands[i].aim_at.family(points);
+        let slot = match families.iter_mut().find(|(f, _)| *f == fam) {
+            Some(slot) => slot,
+            None => {
+                families.push((fam, 0));
+                families.last_mut().expect("just pushed")
+            }
+        };
+        if slot.1 < per_family {
+            slot.1 += 1;
+            chosen.push(i);
+        }
+    }
+    for &i in order {
+        if chosen.len() == count {
+            break;
+        }
+        if !chosen.contains(&i) {
+            chosen.push(i);
+        }
+    }
+    chosen
+}
+
+/// Evaluates every candidate with `m` noisy executions, in one batch: sample `j` of every
+/// candidate is [`Study::sample_flick`]`(seed, j)` of a study of that candidate under
+/// `noise` (common random numbers: the same errors for every candidate), played as drawn
+/// if it is legal here and as intended otherwise, run by the engine, judged by the rules
+/// ([`Setup::judge`]). Shot `c m + j` of the batch is candidate `c`'s sample `j`; the
+/// batch runs on the current rayon pool through [`map_ordered`] and the results are folded
+/// serially in that order, so nothing depends on the thread count. `None` for a candidate
+/// one of whose samples the engine refused (never for a legal flick).
+pub fn evaluate(
+    setup: &Setup<'_>,
+    noise: Noise,
+    objective: Objective,
+    cands: &[Candidate],
+    m: u32,
+    seed: u64,
+) -> Vec<Option<Stats>> {
+    let studies: Vec<Option<Study>> = cands
+        .iter()
+        .map(|c| {
+            Study::new(StudySpec {
+                board: setup.board().clone(),
+                physics: setup.physics().clone(),
+                players: setup.players(),
+                seat: setup.seat(),
+                discs: setup.discs().to_vec(),
+                flick: c.flick,
+                noise,
+                // Only the noise draws are used; the rules judge each sample below.
+                ruleset: None,
+            })
+            .ok()
+        })
+        .collect();
+    let m64 = u64::from(m.max(1));
+    let total = cands.len() as u64 * m64;
+    let judged = map_ordered(0..total, DEFAULT_CHUNK, |i| {
+        let (c, j) = ((i / m64) as usize, i % m64);
+        let cand = &cands[c];
+        let study = studies[c].as_ref()?;
+        let noisy = study.sample_flick(seed, j);
+        let flick = setup.legal(&noisy).unwrap_or(cand.start);
+        let shot = setup.shot(flick);
+        let outcome = run_shot(setup.board(), setup.physics(), &shot).ok()?;
+        let verdict = setup.judge(&shot, &outcome)?;
+        Some(Judged::of(setup, &verdict))
+    });
+    let mut stats: Vec<Option<Stats>> = vec![Some(Stats::default()); cands.len()];
+    for (i, j) in judged.enumerate() {
+        let c = i / m64 as usize;
+        match (j, &mut stats[c]) {
+            (Some(j), Some(s)) => s.add(objective, &j),
+            _ => stats[c] = None,
+        }
+    }
+    stats
+}
+
+/// How many samples each stage gets.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Schedule {
+    /// Samples per candidate of the coarse sweep.
+    pub coarse: u32,
+    /// Samples per candidate of each refinement round.
+    pub rounds: Vec<u32>,
+    /// Samples per candidate of the final evaluation.
+    pub last: u32,
+}
+
+/// Parents kept by each refinement round.
+pub const PARENTS: usize = 6;
+/// Parents of one family a refinement round keeps at most.
+pub const PER_FAMILY: usize = 2;
+/// Candidates a refinement round evaluates at most: each parent and its 6 neighbours.
+pub const ROUND_SIZE: u64 = 7 * PARENTS as u64;
+/// Smallest sample budget accepted.
+pub const MIN_BUDGET: u64 = 1000;
+
+impl Schedule {
+    /// The allocation of `budget` samples to a coarse sweep of `coarse` candidates,
+    /// refinement rounds and a final evaluation of `top` candidates: 30 % to the final
+    /// evaluation (`floor(0.3 B / top)` each), 35 % to the coarse sweep
+    /// (`floor(0.35 B / coarse)` each, at least 1), the rest to three refinement rounds of
+    /// [`ROUND_SIZE`] candidates with samples in the ratio 1 : 2 : 4 (two rounds 1 : 2,
+    /// or one, or none when the rest is too small for them). Without noise every sample of
+    /// a flick is the same, so every stage takes one. The total never exceeds `budget`;
+    /// refused (field `budget`) if the coarse sweep alone would not fit.
+    pub fn new(
+        budget: u64,
+        coarse: usize,
+        top: usize,
+        noisy: bool,
+    ) -> Result<Schedule, InputError> {
+        if !noisy {
+            return Ok(Schedule {
+                coarse: 1,
+                rounds: vec![1, 1, 1],
+                last: 1,
+            });
+        }
+        let (n, k) = (coarse.max(1) as u64, top.max(1) as u64);
+        let last = (budget * 3 / 10 / k).max(1);
+        let per = (budget * 35 / 100 / n).max(1);
+        let used = per * n + last * k;
+        if used > budget {
+            return Err(InputError::new(
+                "budget",
+                format!(
+                    "{budget} samples do not cover the {n} candidates of the coarse sweep and \
+                     the final evaluation: give at least {}",
+                    n * 100 / 35 + 1 + n + k
+                ),
+            ));
+        }
+        let rest = budget - used;
+        let mut rounds = Vec::new();
+        for count in [3u32, 2, 1] {
+            let units = (1u64 << count) - 1;
+            let unit = rest / (ROUND_SIZE * units);
+            if unit >= 1 {
+                rounds = (0..count).map(|r| (unit << r) as u32).collect();
+                break;
+            }
+        }
+        let cap = |x: u64| x.min(u64::from(u32::MAX)) as u32;
+        Ok(Schedule {
+            coarse: cap(per),
+            rounds,
+            last: cap(last),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spread_includes_both_ends() {
+        assert_eq!(spread(-1.0, 1.0, 3), vec![-1.0, 0.0, 1.0]);
+        assert_eq!(spread(0.3, 3.0, 1), vec![0.3]);
+        assert_eq!(spread(2.0, 2.0, 5), vec![2.0]);
+        let s = spread(0.1, 0.7, 7);
+        assert_eq!((s[0], s[6], s.len()), (0.1, 0.7, 7));
+        assert!(s.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    #[test]
+    fn the_schedule_stays_within_the_budget() {
+        for (budget, n, k) in [(20_000, 170, 5), (2_000, 150, 1), (1_000_000, 400, 10)] {
+            let s = Schedule::new(budget, n, k, true).unwrap();
+            let rounds: u64 = s.rounds.iter().map(|&m| u64::from(m) * ROUND_SIZE).sum();
+            let total = u64::from(s.coarse) * n as u64 + rounds + u64::from(s.last) * k as u64;
+            assert!(total <= budget, "{budget}: {s:?}");
+            // Floors lose a little: at most a round's worth of rounding per stage.
+            assert!(total * 10 >= budget * 8, "{budget}: {s:?}");
+        }
+        assert_eq!(Schedule::new(20_000, 170, 5, false).unwrap().last, 1);
+        let e = Schedule::new(100, 170, 5, true).unwrap_err();
+        assert_eq!(e.field, "budget");
+    }
+
+    #[test]
+    fn ties_rank_by_index_and_families_spread() {
+        let s = |sum| {
+            Some(Stats {
+                n: 1,
+                sum,
+                ..Stats::default()
+            })
+        };
+        assert_eq!(
+            ranking(&[s(5), None, s(10), s(10), s(-5)]),
+            vec![2, 3, 0, 4]
+        );
+    }
+}

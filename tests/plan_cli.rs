@@ -1,0 +1,195 @@
+//! `crokinole suggest` (docs/suggest.md): the plan on stdout, byte-identical for every
+//! thread count, with the heat-map grid in its documented shape; standard input and
+//! `--output`; refusals of bad input with exit code 2, the field named and nothing written.
+
+mod binary;
+
+use binary::run;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+fn fixture(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/suggest")
+        .join(name)
+        .to_str()
+        .unwrap()
+        .to_string()
+}
+
+/// A fresh scratch directory for one test.
+fn scratch(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("crokinole-plan-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn the_plan_is_json_with_a_grid_and_the_same_for_every_thread_count() {
+    let file = fixture("takeout.json");
+    let args = |threads: &'static str| {
+        vec![
+            "suggest",
+            file.as_str(),
+            "--budget",
+            "3000",
+            "--seed",
+            "4",
+            "--top",
+            "3",
+            "--threads",
+            threads,
+        ]
+    };
+    let one = run(&args("1"), None);
+    let v = one.json();
+    for threads in ["2", "3"] {
+        assert!(
+            run(&args(threads), None).stdout == one.stdout,
+            "--threads {threads}"
+        );
+    }
+    assert_eq!(
+        (v["objective"].as_str(), v["seed"].as_u64()),
+        (Some("score"), Some(4))
+    );
+    assert_eq!(v["budget"]["samples"], 3000);
+    assert!(v["samples_used"].as_u64().unwrap() <= 3000);
+    let top = v["top"].as_array().unwrap();
+    assert_eq!(top.len(), 3);
+    for (k, s) in top.iter().enumerate() {
+        assert_eq!(s["rank"], k + 1);
+        let ci = s["value"]["ci95"].as_array().unwrap();
+        let mean = s["value"]["mean"].as_f64().unwrap();
+        assert!(ci[0].as_f64().unwrap() <= mean && mean <= ci[1].as_f64().unwrap());
+        let classes = [
+            "twenty", "fifteen", "ten", "five", "out", "ditch", "removed",
+        ];
+        let n: u64 = classes
+            .iter()
+            .map(|c| s["classes"][c]["count"].as_u64().unwrap())
+            .sum();
+        assert_eq!(n, s["samples"].as_u64().unwrap());
+        for key in ["offset", "aim", "speed", "spin"] {
+            assert!(s["flick"][key].is_f64(), "{key}");
+        }
+    }
+    // The grid, exactly the shape the heat map reads.
+    let g = &v["grid"];
+    let keys: Vec<&str> = g.as_object().unwrap().keys().map(String::as_str).collect();
+    let mut want = [
+        "offset",
+        "spin",
+        "aim",
+        "speed",
+        "value",
+        "objective",
+        "samples",
+    ];
+    // In this order in the text.
+    let text = String::from_utf8(one.stdout.clone()).unwrap();
+    let grid = &text[text.find("\"grid\": {").expect("a grid")..];
+    let at: Vec<usize> = want
+        .iter()
+        .map(|k| grid.find(&format!("\"{k}\": ")).unwrap())
+        .collect();
+    assert!(at.windows(2).all(|w| w[0] < w[1]), "{grid}");
+    want.sort_unstable();
+    assert_eq!(keys, want);
+    let (aim, speed) = (g["aim"].as_array().unwrap(), g["speed"].as_array().unwrap());
+    let rows = g["value"].as_array().unwrap();
+    assert_eq!((aim.len(), speed.len(), rows.len()), (11, 9, 9));
+    for row in rows {
+        let row = row.as_array().unwrap();
+        assert_eq!(row.len(), aim.len());
+        assert!(row.iter().all(|x| x.is_f64() || x.is_null()));
+    }
+    assert_eq!(g["objective"], "score");
+    assert_eq!(g["samples"], v["stages"][0]["samples"]);
+    assert!(g["offset"].is_f64() && g["spin"].is_f64());
+}
+
+#[test]
+fn standard_input_output_files_and_objectives() {
+    let text = std::fs::read_to_string(fixture("opening.json")).unwrap();
+    let dir = scratch("io");
+    let out = dir.join("plan.json");
+    let args = [
+        "suggest",
+        "-",
+        "--budget",
+        "2000",
+        "--objective",
+        "twenty",
+        "--top",
+        "1",
+        "--output",
+        out.to_str().unwrap(),
+    ];
+    let r = run(&args, Some(&text));
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(r.stdout.is_empty());
+    let v: Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(v["objective"], "twenty");
+    assert_eq!(v["grid"]["objective"], "twenty");
+    let best = &v["top"][0];
+    assert_eq!(best["value"]["mean"], best["classes"]["twenty"]["p"]);
+    assert!(best["value"]["mean"].as_f64().unwrap() > 0.8, "{best}");
+}
+
+#[test]
+fn bad_input_is_refused_with_exit_2_and_nothing_written() {
+    let file = fixture("opening.json");
+    let dir = scratch("bad");
+    let out = dir.join("never.json");
+    let o = out.to_str().unwrap();
+    for (args, expect) in [
+        (vec!["--objective", "draw"], vec!["--objective", "draw"]),
+        (vec!["--budget", "0"], vec!["--budget", "at least 1000"]),
+        (
+            vec!["--budget", "lots"],
+            vec!["--budget", "expected samples"],
+        ),
+        (vec!["--budget", "0s"], vec!["--budget", "seconds"]),
+        (vec!["--top", "0"], vec!["--top"]),
+        (vec!["--threads", "0"], vec!["--threads"]),
+    ] {
+        let mut all = vec!["suggest", file.as_str(), "--output", o];
+        all.extend(&args);
+        run(&all, None).assert_refused(&format!("{args:?}"), &expect);
+        assert!(!out.exists(), "{args:?} wrote the output");
+    }
+    for (text, expect) in [
+        (r#"{"seat": 1}"#, vec!["field `seat`", "seats 0 and 2"]),
+        (r#"{"seat": 0, "ruleset": "nca"}"#, vec!["field `ruleset`"]),
+        (
+            r#"{"seat": 0, "noise": {"aim": NaN}}"#,
+            vec!["field `noise.aim`"],
+        ),
+        (
+            r#"{"seat": 0, "noise": {"speed": -0.1}}"#,
+            vec!["field `noise.speed`", "must not be negative"],
+        ),
+        (
+            r#"{"seat": 0, "flick": {"speed": 1}}"#,
+            vec!["field `flick`", "unknown field"],
+        ),
+        (
+            r#"{"seat": 0, "search": {"speed": [0.5, 20]}}"#,
+            vec!["field `search.speed`", "max_speed"],
+        ),
+        (
+            r#"{"seat": 0, "discs": [{"team": 1, "pos": [0.5, 0]}]}"#,
+            vec!["field `discs[0].pos`"],
+        ),
+        (
+            "{\"seat\": 0,\n \"physics\": {\"dt\": 0}}",
+            vec!["field `physics.dt`"],
+        ),
+    ] {
+        let r = run(&["suggest", "-", "--output", o], Some(text));
+        r.assert_refused(text, &expect);
+        assert!(!out.exists(), "{text} wrote the output");
+    }
+}
