@@ -96,7 +96,14 @@ fn check_team(field: impl Fn() -> String, team: u8) -> Result<(), InputError> {
 
 /// Runs a world to rest (or `max_time`) and reports it.
 pub fn outcome_of(mut world: World) -> Outcome {
-    let rested = world.run();
+    world.run();
+    finished(world)
+}
+
+/// The report of a world that has been run: at rest, or stopped by `max_time` with discs
+/// still moving (`cut_off`). The world ends here: its logs move into the outcome, no copy.
+pub(crate) fn finished(mut world: World) -> Outcome {
+    let rested = world.is_at_rest();
     Outcome {
         time: if rested {
             world.settle_time()
@@ -105,7 +112,6 @@ pub fn outcome_of(mut world: World) -> Outcome {
         },
         steps: world.steps(),
         cut_off: !rested,
-        // The world ends here: its logs move into the outcome, no copy.
         events: std::mem::take(&mut world.events),
         discs: std::mem::take(&mut world.discs),
     }

@@ -23,7 +23,7 @@ use crate::board::Board;
 use crate::disc::{Disc, DiscId, DiscState};
 use crate::error::InputError;
 use crate::params::Physics;
-use crate::shot::{Outcome, Shot};
+use crate::shot::{Outcome, Shot, finished};
 use crate::step::event::{Event, EventKind};
 use crate::world::World;
 use glam::DVec2;
@@ -138,21 +138,11 @@ pub fn trace_world(mut world: World, every: u32) -> Trace {
             pos_b,
         })
         .collect();
-    let rested = world.is_at_rest();
-    let outcome = Outcome {
-        time: if rested {
-            world.settle_time()
-        } else {
-            world.time()
-        },
-        steps: world.steps(),
-        cut_off: !rested,
-        events: world.events().to_vec(),
-        discs: world.discs().to_vec(),
-    };
+    let dt = world.physics().dt;
+    let outcome = finished(world);
     Trace {
         every,
-        dt: world.physics().dt,
+        dt,
         start,
         frames,
         events,

@@ -7,8 +7,8 @@
 
 use crokinole::montecarlo::{Noise, Plan as McPlan, PlayerFlick, ShotClass, Study, StudySpec};
 use crokinole::plan::{
-    AimAt, Budget, Fate, Objective, Plan, PlanConfig, Request, Setup, parse_suggest_file,
-    plan_json, suggest,
+    AimAt, Budget, Objective, Plan, PlanConfig, Request, Setup, parse_suggest_file, plan_json,
+    suggest,
 };
 use crokinole::play::{AnyStrategy, PlayConfig, Strategy};
 use crokinole::rules::Ruleset;
@@ -76,7 +76,7 @@ fn an_empty_board_gets_a_twenty_with_small_noise() {
     let p = plan(vec![], Ruleset::Traditional, SMALL, &config(4000, 2));
     let best = &p.top[0];
     assert!(best.value.mean > 18.0, "{best:?}");
-    assert!(best.fates[Fate::Twenty as usize].p > 0.9, "{best:?}");
+    assert!(best.fates[ShotClass::Twenty as usize].p > 0.9, "{best:?}");
     // Confirmed by a Monte Carlo study of the suggested flick on other random numbers.
     let summary = study_of(&p, vec![], SMALL);
     assert!(summary.shooter.twenty.p > 0.9, "{:?}", summary.shooter);
@@ -187,8 +187,8 @@ fn the_objectives_are_what_they_say() {
             },
         );
         let fate = match objective {
-            Objective::Twenty => Fate::Twenty,
-            _ => Fate::Fifteen,
+            Objective::Twenty => ShotClass::Twenty,
+            _ => ShotClass::Fifteen,
         };
         for s in &p.top {
             assert_eq!(s.value.mean, s.fates[fate as usize].p, "{objective}");

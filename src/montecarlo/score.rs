@@ -84,6 +84,35 @@ impl ShotClass {
         self as usize
     }
 
+    /// The class of the shot disc after the rules, from a verdict: in `twenties`, in
+    /// `removed` (by its reason: `ditch`, the rule, or on or beyond the shooting line) or
+    /// in `position` (by its points). Every disc of a shot is in exactly one of the three.
+    pub fn after_rules(verdict: &ShotVerdict) -> ShotClass {
+        let id = verdict.shooter;
+        if verdict.twenties.iter().any(|t| t.id == id) {
+            return ShotClass::Twenty;
+        }
+        if let Some(r) = verdict.removed.iter().find(|r| r.id == id) {
+            return match r.reason {
+                RemovalReason::Ditch => ShotClass::Ditch,
+                RemovalReason::OpeningRule | RemovalReason::MustHit => ShotClass::Removed,
+                RemovalReason::OnOrBeyondShootingLine => ShotClass::Out,
+            };
+        }
+        match verdict
+            .position
+            .iter()
+            .find(|d| d.id == id)
+            .map(|d| d.points)
+        {
+            Some(15) => ShotClass::Fifteen,
+            Some(10) => ShotClass::Ten,
+            Some(5) => ShotClass::Five,
+            // A disc on the board scores 5 at least; anything else is off the board.
+            _ => ShotClass::Out,
+        }
+    }
+
     /// The class of a disc at the end of a shot, by the physics alone (never `Removed`).
     pub fn of(board: &Board, disc: &Disc) -> ShotClass {
         match disc.state {
@@ -157,7 +186,7 @@ pub fn assess(board: &Board, before: &[Placed], team: u8, outcome: &Outcome) -> 
 }
 
 /// Assesses the outcome of `shot` (played from `seat` with `players` at the table) under
-/// `ruleset`: the physics' class unless the rule removed the shot disc, and the change in
+/// `ruleset`: the shot disc's class after the rules ([`ShotClass::after_rules`]), and the change in
 /// board score after the rules ([`apply_rules`]; see the module documentation). Refused
 /// only where [`apply_rules`] refuses (a placement the rule set does not allow).
 pub fn assess_ruled(
@@ -173,28 +202,12 @@ pub fn assess_ruled(
     let before = score_before(board, physics.disc_radius, &shot.discs);
     let after = score_difference(team, verdict.board_score, verdict.twenties_per_team());
     let (opponent_hits, opponents_moved) = opponent_contacts(&shot.discs, team, outcome);
-    let shooter = shot.shooter_id();
     Ok(SampleResult {
-        class: if removed_by_rule(&verdict, shooter) {
-            ShotClass::Removed
-        } else {
-            ShotClass::of(board, &outcome.discs[shooter])
-        },
+        class: ShotClass::after_rules(&verdict),
         score_change: after - (before[own] - before[1 - own]),
         opponent_hits,
         opponents_moved,
         cut_off: outcome.cut_off,
-    })
-}
-
-/// Whether the verdict removed disc `id` by the opening or the must-hit rule.
-fn removed_by_rule(verdict: &ShotVerdict, id: usize) -> bool {
-    verdict.removed.iter().any(|r| {
-        r.id == id
-            && matches!(
-                r.reason,
-                RemovalReason::OpeningRule | RemovalReason::MustHit
-            )
     })
 }
 

@@ -9,11 +9,12 @@
 //! (`search.speed[1]`, `ruleset`) with the line and column of JSON errors.
 
 use super::search::{GridSpec, Space};
-use super::{AimAt, Estimate, Fate, Plan, Request};
+use super::{AimAt, Estimate, Grid, Plan, Request};
 use crate::board::Board;
 use crate::error::InputError;
 use crate::io::situation::{Situation, from_json, situation_file};
 use crate::io::strict::{Obj, present};
+use crate::montecarlo::ShotClass;
 use crate::montecarlo::tally::Proportion;
 use crate::params::Physics;
 use crate::play::run::FlickLog;
@@ -175,7 +176,7 @@ impl From<Estimate> for EstimateOut {
 }
 
 #[derive(Serialize)]
-struct FatesOut {
+struct ShotClasssOut {
     twenty: Proportion,
     fifteen: Proportion,
     ten: Proportion,
@@ -193,7 +194,7 @@ struct SuggestionOut {
     samples: u64,
     value: EstimateOut,
     score_change: EstimateOut,
-    classes: FatesOut,
+    classes: ShotClasssOut,
     hit_opponent: Proportion,
 }
 
@@ -211,17 +212,6 @@ struct StageOut<'a> {
 }
 
 #[derive(Serialize)]
-struct GridOut<'a> {
-    offset: f64,
-    spin: f64,
-    aim: &'a [f64],
-    speed: &'a [f64],
-    value: &'a [Vec<Option<f64>>],
-    objective: &'static str,
-    samples: u32,
-}
-
-#[derive(Serialize)]
 struct PlanOut<'a> {
     objective: &'static str,
     seed: u64,
@@ -230,7 +220,7 @@ struct PlanOut<'a> {
     stages: Vec<StageOut<'a>>,
     top: Vec<SuggestionOut>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    grid: Option<GridOut<'a>>,
+    grid: Option<&'a Grid>,
 }
 
 /// The plan as printed by `crokinole suggest`: the top object one key a line, each
@@ -262,7 +252,7 @@ pub fn plan_json(plan: &Plan) -> String {
             .top
             .iter()
             .map(|s| {
-                let f = |fate: Fate| s.fates[fate as usize];
+                let f = |fate: ShotClass| s.fates[fate as usize];
                 SuggestionOut {
                     rank: s.rank,
                     flick: s.flick.into(),
@@ -270,28 +260,20 @@ pub fn plan_json(plan: &Plan) -> String {
                     samples: s.samples,
                     value: s.value.into(),
                     score_change: s.score_change.into(),
-                    classes: FatesOut {
-                        twenty: f(Fate::Twenty),
-                        fifteen: f(Fate::Fifteen),
-                        ten: f(Fate::Ten),
-                        five: f(Fate::Five),
-                        out: f(Fate::Out),
-                        ditch: f(Fate::Ditch),
-                        removed: f(Fate::Removed),
+                    classes: ShotClasssOut {
+                        twenty: f(ShotClass::Twenty),
+                        fifteen: f(ShotClass::Fifteen),
+                        ten: f(ShotClass::Ten),
+                        five: f(ShotClass::Five),
+                        out: f(ShotClass::Out),
+                        ditch: f(ShotClass::Ditch),
+                        removed: f(ShotClass::Removed),
                     },
                     hit_opponent: s.hit_opponent,
                 }
             })
             .collect(),
-        grid: plan.grid.as_ref().map(|g| GridOut {
-            offset: g.offset,
-            spin: g.spin,
-            aim: &g.aim,
-            speed: &g.speed,
-            value: &g.value,
-            objective,
-            samples: g.samples,
-        }),
+        grid: plan.grid.as_ref(),
     };
     layout_json(&out)
 }

@@ -59,7 +59,7 @@ pub mod search;
 pub mod setup;
 
 pub use file::{SuggestFile, parse_suggest_file, plan_json};
-pub use objective::{Estimate, Fate, Judged, Objective, Stats};
+pub use objective::{Estimate, Judged, Objective, Stats};
 pub use search::{AimAt, Candidate, GridSpec, Schedule, Space};
 pub use setup::Setup;
 
@@ -233,7 +233,7 @@ pub struct Suggestion {
     pub value: Estimate,
     /// The change in score difference's mean and 95 % interval (whatever the objective).
     pub score_change: Estimate,
-    /// The shot disc's fates ([`Fate::ALL`] order) with Wilson intervals.
+    /// The shot disc's fates ([`ShotClass::ALL`] order) with Wilson intervals.
     pub fates: [Proportion; 7],
     /// Probability that the shot hits an opponent disc.
     pub hit_opponent: Proportion,
@@ -250,8 +250,10 @@ pub struct Stage {
     pub samples: u32,
 }
 
-/// The coarse sweep's grid of straight-ahead flicks: the heat map.
-#[derive(Clone, Debug, PartialEq)]
+/// The coarse sweep's grid of straight-ahead flicks: the heat map. Serialized as the
+/// `grid` member of the plan JSON, with these keys in this order; `crokinole render
+/// suggest` reads it back.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Grid {
     /// Offset it was evaluated at, m.
     pub offset: f64,
@@ -264,6 +266,8 @@ pub struct Grid {
     /// The objective's mean per cell, one row per speed, one value per aim; `None` where
     /// the flick is not legal.
     pub value: Vec<Vec<Option<f64>>>,
+    /// The objective the values are the mean of.
+    pub objective: Objective,
     /// Samples per cell.
     pub samples: u32,
 }
@@ -382,6 +386,7 @@ pub fn suggest(
                         .collect()
                 })
                 .collect(),
+            objective,
             samples: schedule.coarse,
         }
     });

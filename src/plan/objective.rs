@@ -1,7 +1,7 @@
 //! What the planner maximises, and what one noisy execution of a flick counts for.
 //!
 //! Every sample is judged through the rules layer ([`Setup::judge`], i.e.
-//! [`crate::rules::apply_rules`]): the shot disc's **fate** after the rules ([`Fate`]) and
+//! [`crate::rules::apply_rules`]): the shot disc's **fate** after the rules ([`ShotClass`], [`ShotClass::after_rules`]) and
 //! the **change in the shooting side's score difference** ([`Setup::change`]). The
 //! objectives ([`Objective`]) are functions of these:
 //!
@@ -16,8 +16,9 @@
 //! division and candidates with the same number of samples are compared exactly.
 
 use super::setup::Setup;
+use crate::montecarlo::ShotClass;
 use crate::montecarlo::tally::{Proportion, Z95};
-use crate::rules::{RemovalReason, ShotVerdict};
+use crate::rules::ShotVerdict;
 use std::fmt;
 use std::str::FromStr;
 
@@ -52,8 +53,8 @@ impl Objective {
     pub fn value(self, j: &Judged) -> i64 {
         match self {
             Objective::Score => j.change,
-            Objective::Twenty => i64::from(j.fate == Fate::Twenty),
-            Objective::Fifteen => i64::from(j.fate == Fate::Fifteen),
+            Objective::Twenty => i64::from(j.fate == ShotClass::Twenty),
+            Objective::Fifteen => i64::from(j.fate == ShotClass::Fifteen),
         }
     }
 }
@@ -61,6 +62,19 @@ impl Objective {
 impl fmt::Display for Objective {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+impl serde::Serialize for Objective {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Objective {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Objective, D::Error> {
+        let name = String::deserialize(d)?;
+        name.parse().map_err(serde::de::Error::custom)
     }
 }
 
@@ -80,87 +94,13 @@ impl FromStr for Objective {
     }
 }
 
-/// Where the shot disc ended, after the rules.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Fate {
-    /// In the 20 hole, counted as a 20.
-    Twenty,
-    /// On the board in the 15 zone.
-    Fifteen,
-    /// On the board in the 10 zone.
-    Ten,
-    /// On the board in the 5 zone.
-    Five,
-    /// At rest touching or beyond the shooting line (removed).
-    Out,
-    /// Left the playing surface.
-    Ditch,
-    /// Removed by the opening or the must-hit rule (even from the 20 hole).
-    Removed,
-}
-
-impl Fate {
-    /// Every fate, in the order of the output.
-    pub const ALL: [Fate; 7] = [
-        Fate::Twenty,
-        Fate::Fifteen,
-        Fate::Ten,
-        Fate::Five,
-        Fate::Out,
-        Fate::Ditch,
-        Fate::Removed,
-    ];
-
-    /// Name in the output: `twenty`, `fifteen`, `ten`, `five`, `out`, `ditch`, `removed`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Fate::Twenty => "twenty",
-            Fate::Fifteen => "fifteen",
-            Fate::Ten => "ten",
-            Fate::Five => "five",
-            Fate::Out => "out",
-            Fate::Ditch => "ditch",
-            Fate::Removed => "removed",
-        }
-    }
-
-    /// The shot disc's fate in a verdict: in `twenties`, in `removed` (by its reason:
-    /// `ditch`, the rule, or on or beyond the shooting line) or in `position` (by its
-    /// points). Every disc of a shot is in exactly one of the three.
-    pub fn of(verdict: &ShotVerdict) -> Fate {
-        let id = verdict.shooter;
-        if verdict.twenties.iter().any(|t| t.id == id) {
-            return Fate::Twenty;
-        }
-        if let Some(r) = verdict.removed.iter().find(|r| r.id == id) {
-            return match r.reason {
-                RemovalReason::Ditch => Fate::Ditch,
-                RemovalReason::OpeningRule | RemovalReason::MustHit => Fate::Removed,
-                RemovalReason::OnOrBeyondShootingLine => Fate::Out,
-            };
-        }
-        match verdict
-            .position
-            .iter()
-            .find(|d| d.id == id)
-            .map(|d| d.points)
-        {
-            Some(15) => Fate::Fifteen,
-            Some(10) => Fate::Ten,
-            Some(5) => Fate::Five,
-            // A disc on the board scores 5 at least; anything else is off the board.
-            _ => Fate::Out,
-        }
-    }
-}
-
 /// One noisy execution of a flick, judged.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Judged {
     /// Change in the shooting side's score difference ([`Setup::change`]).
     pub change: i64,
     /// The shot disc's fate after the rules.
-    pub fate: Fate,
+    pub fate: ShotClass,
     /// Whether the shot hit an opponent disc (the must-hit rule's test).
     pub hit_opponent: bool,
 }
@@ -170,7 +110,7 @@ impl Judged {
     pub fn of(setup: &Setup<'_>, verdict: &ShotVerdict) -> Judged {
         Judged {
             change: setup.change(verdict),
-            fate: Fate::of(verdict),
+            fate: ShotClass::after_rules(verdict),
             hit_opponent: verdict.hit_opponent,
         }
     }
@@ -189,7 +129,7 @@ pub struct Stats {
     pub change_sum: i64,
     /// Sum of their squares.
     pub change_sum_sq: i128,
-    /// Samples per fate, in [`Fate::ALL`] order.
+    /// Samples per fate, in [`ShotClass::ALL`] order.
     pub fates: [u64; 7],
     /// Samples that hit an opponent disc.
     pub hits: u64,
@@ -247,7 +187,7 @@ impl Stats {
         }
     }
 
-    /// The fate probabilities with Wilson intervals, in [`Fate::ALL`] order.
+    /// The fate probabilities with Wilson intervals, in [`ShotClass::ALL`] order.
     pub fn fates(&self) -> [Proportion; 7] {
         self.fates.map(|c| Proportion::new(c, self.n.max(1)))
     }
@@ -284,7 +224,11 @@ mod tests {
     #[test]
     fn sums_give_exact_means_and_intervals() {
         let mut s = Stats::default();
-        for (change, fate) in [(20, Fate::Twenty), (15, Fate::Fifteen), (20, Fate::Twenty)] {
+        for (change, fate) in [
+            (20, ShotClass::Twenty),
+            (15, ShotClass::Fifteen),
+            (20, ShotClass::Twenty),
+        ] {
             let j = Judged {
                 change,
                 fate,

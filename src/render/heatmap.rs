@@ -4,26 +4,7 @@
 
 use super::shot::fmt_g;
 use super::svg::{Svg, num};
-
-/// The `grid` member of a `crokinole suggest` output.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Grid {
-    /// Offset of every flick of the grid, m.
-    pub offset: f64,
-    /// Spin of every flick of the grid, rad/s.
-    pub spin: f64,
-    /// Aims, rad, strictly ascending.
-    pub aim: Vec<f64>,
-    /// Speeds, m/s, strictly ascending.
-    pub speed: Vec<f64>,
-    /// `value[s][a]`: the expected value at `speed[s]`, `aim[a]`; `None` where there is
-    /// none.
-    pub value: Vec<Vec<Option<f64>>>,
-    /// What the value is the expectation of (`score`, `twenty`, `fifteen`).
-    pub objective: String,
-    /// Samples behind each cell.
-    pub samples: u64,
-}
+use crate::plan::Grid;
 
 const STYLE: &str = "\
 .title{font:bold 16px sans-serif;fill:#111}.note{font:12px sans-serif;fill:#222}\

@@ -19,8 +19,9 @@ pub mod heatmap;
 pub mod shot;
 pub mod svg;
 
+pub use crate::plan::Grid;
 pub use cloud::{ClassRow, CloudSummary, cloud_svg};
-pub use heatmap::{Grid, heatmap_svg};
+pub use heatmap::heatmap_svg;
 pub use shot::shot_svg;
 
 use crate::error::InputError;
@@ -120,19 +121,8 @@ pub fn parse_summary(text: &str) -> Result<CloudSummary, InputError> {
 }
 
 #[derive(Deserialize)]
-struct GridJson {
-    offset: f64,
-    spin: f64,
-    aim: Vec<f64>,
-    speed: Vec<f64>,
-    value: Vec<Vec<Option<f64>>>,
-    objective: String,
-    samples: u64,
-}
-
-#[derive(Deserialize)]
 struct SuggestJson {
-    grid: GridJson,
+    grid: Grid,
 }
 
 /// Checks that an axis is not empty and strictly ascending.
@@ -181,13 +171,5 @@ pub fn parse_suggest(text: &str) -> Result<Grid, InputError> {
             ));
         }
     }
-    Ok(Grid {
-        offset: g.offset,
-        spin: g.spin,
-        aim: g.aim,
-        speed: g.speed,
-        value: g.value,
-        objective: g.objective,
-        samples: g.samples,
-    })
+    Ok(g)
 }
