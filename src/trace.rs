@@ -102,6 +102,7 @@ pub fn trace_batch(
 ) -> Vec<Result<Trace, InputError>> {
     shots
         .par_iter()
+        .with_max_len(crate::batch::SPLIT)
         .enumerate()
         .map(|(k, s)| trace_shot(board, physics, s, every).map_err(|e| e.in_shot(k)))
         .collect()
