@@ -2,6 +2,8 @@
 //! unless the physics is meant to change. Any change to the model, a coefficient, the event
 //! order or the float formatting shows up here first.
 
+mod golden_file;
+
 use crokinole::io::{outcomes_to_string, parse_shot_file};
 use crokinole::shot::run_shot;
 use std::path::Path;
@@ -38,18 +40,11 @@ fn outcomes_match_the_golden_hashes() {
         .map(|f| format!("{f} {}", outcome_hash(f)))
         .collect();
     let actual = actual.join("\n") + "\n";
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::write(&path, &actual).unwrap();
-        return;
-    }
-    let expected = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        expected == actual,
-        "\nThe simulated outcomes of the fixtures changed.\n\
-         expected (fixtures/golden-hashes.txt):\n{expected}\nactual:\n{actual}\n\
-         If the physics was meant to change, regenerate the file with\n\
-         \x20   UPDATE_GOLDEN=1 cargo test --release --test golden\n\
-         and commit fixtures/golden-hashes.txt, saying in the commit what changed and why.\n\
-         If it was not, this is a determinism or behaviour regression: find it.\n"
+    golden_file::check(
+        &path,
+        &actual,
+        "The simulated outcomes of the fixtures",
+        "golden",
+        "the physics",
     );
 }

@@ -4,6 +4,8 @@
 //! staying legal, the score and hit definitions, exact merges, refusals of bad studies,
 //! pinned random draws and a golden summary.
 
+mod golden_file;
+
 use crokinole::io::outcomes_to_string;
 use crokinole::montecarlo::flick::{in_quadrant, max_offset};
 use crokinole::montecarlo::noise::{Draws, Param};
@@ -584,19 +586,12 @@ fn the_summary_for_a_fixed_seed_is_golden() {
         let tally = s.tally(&Plan::new(2024, samples, None).unwrap());
         let actual = summary_json(&tally.summary().unwrap());
         let path = fixture_path(golden);
-        if std::env::var_os("UPDATE_GOLDEN").is_some() {
-            std::fs::write(&path, &actual).unwrap();
-            continue;
-        }
-        let expected = std::fs::read_to_string(&path).unwrap_or_default();
-        assert!(
-            expected == actual,
-            "\nThe summary of fixtures/montecarlo/{name} (seed 2024, {samples} samples) changed.\n\
-             Expected fixtures/montecarlo/{golden}, got:\n{actual}\n\
-             If the physics, the noise model or the summary was meant to change, regenerate with\n\
-             \x20   UPDATE_GOLDEN=1 cargo test --release --test montecarlo\n\
-             and commit the new file, saying in the commit what changed and why. If not, this\n\
-             is a determinism or behaviour regression: find it.\n"
+        golden_file::check(
+            &path,
+            &actual,
+            &format!("The summary of fixtures/montecarlo/{name} (seed 2024, {samples} samples)"),
+            "montecarlo",
+            "the physics, the noise model or the summary",
         );
     }
 }

@@ -5,6 +5,8 @@
 //! reproduces it; the objectives mean what they say; the planner strategy plays games; bad
 //! requests are refused with the field named; and a golden plan.
 
+mod golden_file;
+
 use crokinole::montecarlo::{Noise, Plan as McPlan, PlayerFlick, ShotClass, Study, StudySpec};
 use crokinole::plan::{
     AimAt, Budget, Objective, Plan, PlanConfig, Request, Setup, parse_suggest_file, plan_json,
@@ -400,19 +402,11 @@ fn the_golden_plan_is_unchanged() {
     };
     let actual = plan_json(&suggest(&f.board, &f.physics, &f.request, &cfg).unwrap());
     let path = fixture_path("golden-takeout-plan.json");
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::write(&path, &actual).unwrap();
-        return;
-    }
-    let expected = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        expected == actual,
-        "\nThe plan of fixtures/suggest/takeout.json (seed 2024, budget 3000, top 3) changed.\n\
-         Expected fixtures/suggest/golden-takeout-plan.json, got:\n{actual}\n\
-         If the physics, the rules, the noise model or the planner was meant to change, \
-         regenerate with\n\
-         \x20   UPDATE_GOLDEN=1 cargo test --release --test plan\n\
-         and commit the new file, saying in the commit what changed and why. If not, this\n\
-         is a determinism or behaviour regression: find it.\n"
+    golden_file::check(
+        &path,
+        &actual,
+        "The plan of fixtures/suggest/takeout.json (seed 2024, budget 3000, top 3)",
+        "plan",
+        "the physics, the rules, the noise model or the planner",
     );
 }
