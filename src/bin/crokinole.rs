@@ -121,35 +121,8 @@ enum Command {
     /// Each game depends only on (--seed, game index): the output is byte-identical for
     /// every --threads. Flags and both JSON shapes: docs/play.md.
     Play {
-        /// Players: 2, or 4 in two partnerships.
-        #[arg(long, value_name = "N", default_value = "2",
-              value_parser = clap::builder::PossibleValuesParser::new(["2", "4"])
-                  .map(|s| if s == "4" { 4u8 } else { 2u8 }))]
-        players: u8,
-        /// Rule set.
-        #[arg(long, value_name = "RULESET", default_value = "traditional",
-              value_parser = ruleset_parser())]
-        ruleset: Ruleset,
-        /// Strategies, one per seat in play in seat order (with 4 players also one per
-        /// team): `random`, `greedy[:k=K]`, `montecarlo[:k=K][:m=M]`,
-        /// `planner[:budget=N]`, each with an optional `:spin=S`.
-        #[arg(long, value_name = "A,B[,C,D]", default_value = DEFAULT_STRATEGIES)]
-        strategies: String,
-        /// The players' error: `none`, `offset=..,aim=..,speed=..,spin=..` (missing keys
-        /// 0), or a JSON file holding such an object.
-        #[arg(long, value_name = "SPEC|FILE", default_value = DEFAULT_NOISE)]
-        noise: String,
-        /// Seed of the run: game g is a function of (seed, g).
-        #[arg(long, value_name = "S", default_value_t = 0)]
-        seed: u64,
-        /// Games to play: 1 prints the game log, more print a summary.
-        #[arg(long, value_name = "N", default_value_t = 1,
-              value_parser = clap::value_parser!(u64).range(1..))]
-        games: u64,
-        /// A game not over after this many rounds stops unfinished (traditional games).
-        #[arg(long, value_name = "N", default_value_t = 100,
-              value_parser = clap::value_parser!(u32).range(1..))]
-        max_rounds: u32,
+        #[command(flatten)]
+        game: PlayArgs,
         /// Worker threads (default: all cores). The output does not depend on it.
         #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
         threads: Option<u32>,
@@ -301,28 +274,10 @@ fn main() -> ExitCode {
         ),
         Command::Merge { shards, output } => merge(&shards, output.as_deref()),
         Command::Play {
-            players,
-            ruleset,
-            strategies,
-            noise,
-            seed,
-            games,
-            max_rounds,
+            game,
             threads,
             output,
-        } => play(
-            PlayArgs {
-                players,
-                ruleset,
-                strategies,
-                noise,
-                seed,
-                games,
-                max_rounds,
-            },
-            threads,
-            output.as_deref(),
-        ),
+        } => play(game, threads, output.as_deref()),
         Command::Suggest {
             file,
             budget,
@@ -606,13 +561,36 @@ fn merge(shards: &[PathBuf], output: Option<&Path>) -> Result<(), Failure> {
 }
 
 /// The game flags of `crokinole play`.
+#[derive(clap::Args)]
 struct PlayArgs {
+    /// Players: 2, or 4 in two partnerships.
+    #[arg(long, value_name = "N", default_value = "2",
+              value_parser = clap::builder::PossibleValuesParser::new(["2", "4"])
+                  .map(|s| if s == "4" { 4u8 } else { 2u8 }))]
     players: u8,
+    /// Rule set.
+    #[arg(long, value_name = "RULESET", default_value = "traditional",
+              value_parser = ruleset_parser())]
     ruleset: Ruleset,
+    /// Strategies, one per seat in play in seat order (with 4 players also one per
+    /// team): `random`, `greedy[:k=K]`, `montecarlo[:k=K][:m=M]`,
+    /// `planner[:budget=N]`, each with an optional `:spin=S`.
+    #[arg(long, value_name = "A,B[,C,D]", default_value = DEFAULT_STRATEGIES)]
     strategies: String,
+    /// The players' error: `none`, `offset=..,aim=..,speed=..,spin=..` (missing keys
+    /// 0), or a JSON file holding such an object.
+    #[arg(long, value_name = "SPEC|FILE", default_value = DEFAULT_NOISE)]
     noise: String,
+    /// Seed of the run: game g is a function of (seed, g).
+    #[arg(long, value_name = "S", default_value_t = 0)]
     seed: u64,
+    /// Games to play: 1 prints the game log, more print a summary.
+    #[arg(long, value_name = "N", default_value_t = 1,
+              value_parser = clap::value_parser!(u64).range(1..))]
     games: u64,
+    /// A game not over after this many rounds stops unfinished (traditional games).
+    #[arg(long, value_name = "N", default_value_t = 100,
+              value_parser = clap::value_parser!(u32).range(1..))]
     max_rounds: u32,
 }
 
