@@ -5,29 +5,12 @@
 
 mod binary;
 
-use binary::run;
+use binary::{fixture, run, scratch};
 
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn fixture(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures/montecarlo")
-        .join(name)
-        .to_str()
-        .unwrap()
-        .to_string()
-}
-
-/// A fresh scratch directory for one test.
-fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("crokinole-mc-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// Runs and expects success with nothing on stderr (no progress bar off a terminal).
 fn ok(args: &[&str]) -> Vec<u8> {
@@ -39,7 +22,7 @@ fn ok(args: &[&str]) -> Vec<u8> {
 
 #[test]
 fn the_summary_is_json_and_the_same_for_every_thread_count() {
-    let file = fixture("opening.json");
+    let file = fixture("montecarlo", "opening.json");
     let args = |threads: &'static str| {
         vec![
             "montecarlo",
@@ -87,7 +70,7 @@ fn the_summary_is_json_and_the_same_for_every_thread_count() {
 #[test]
 fn shards_and_merge_give_exactly_the_bytes_of_one_run() {
     let dir = scratch("shards");
-    let file = fixture("crowded.json");
+    let file = fixture("montecarlo", "crowded.json");
     let p = |name: &str| dir.join(name).to_str().unwrap().to_string();
     let common = ["--samples", "403", "--seed", "23"];
     let mut args = vec!["montecarlo", file.as_str()];
@@ -150,7 +133,7 @@ fn merge_refuses_shards_that_do_not_fit_together() {
         let path = dir.join(name).to_str().unwrap().to_string();
         ok(&[
             "montecarlo",
-            &fixture(file),
+            &fixture("montecarlo", file),
             "--samples",
             samples,
             "--seed",
@@ -193,7 +176,7 @@ fn merge_refuses_shards_that_do_not_fit_together() {
     refused(&[&a, &b, &seed], &["field `seed`", "another study"]);
     refused(&[&a, &b, &size], &["field `samples`", "another study"]);
     refused(&[&a, &b, &other], &["field `input_hash`", "another study"]);
-    let study = fixture("takeout.json");
+    let study = fixture("montecarlo", "takeout.json");
     refused(&[&a, &study], &["not a shard state file"]);
     let mut text = std::fs::read_to_string(&c).unwrap();
     text = text.replace("\"out\": 0", "\"out\": 1");
@@ -266,7 +249,7 @@ fn bad_input_is_refused_and_nothing_is_written() {
             "{text}: a samples file was created"
         );
     }
-    let good = fixture("opening.json");
+    let good = fixture("montecarlo", "opening.json");
     for flags in [
         &["--samples", "0"][..],
         &["--shard", "0/4"],
@@ -293,7 +276,7 @@ fn the_samples_file_has_one_line_per_sample_in_order() {
     let out = dir.join("s.jsonl");
     let summary = ok(&[
         "montecarlo",
-        &fixture("takeout.json"),
+        &fixture("montecarlo", "takeout.json"),
         "--samples",
         "120",
         "--samples-out",
@@ -328,7 +311,7 @@ fn a_killed_run_leaves_only_whole_lines_of_finished_samples() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_crokinole"))
         .args([
             "montecarlo",
-            &fixture("crowded.json"),
+            &fixture("montecarlo", "crowded.json"),
             "--samples",
             "100000000",
             "--threads",

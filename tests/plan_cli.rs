@@ -4,30 +4,12 @@
 
 mod binary;
 
-use binary::run;
+use binary::{fixture, run, scratch};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-
-fn fixture(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures/suggest")
-        .join(name)
-        .to_str()
-        .unwrap()
-        .to_string()
-}
-
-/// A fresh scratch directory for one test.
-fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("crokinole-plan-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 #[test]
 fn the_plan_is_json_with_a_grid_and_the_same_for_every_thread_count() {
-    let file = fixture("takeout.json");
+    let file = fixture("suggest", "takeout.json");
     let args = |threads: &'static str| {
         vec![
             "suggest",
@@ -112,7 +94,7 @@ fn the_plan_is_json_with_a_grid_and_the_same_for_every_thread_count() {
 
 #[test]
 fn standard_input_output_files_and_objectives() {
-    let text = std::fs::read_to_string(fixture("opening.json")).unwrap();
+    let text = std::fs::read_to_string(fixture("suggest", "opening.json")).unwrap();
     let dir = scratch("io");
     let out = dir.join("plan.json");
     let args = [
@@ -140,7 +122,7 @@ fn standard_input_output_files_and_objectives() {
 
 #[test]
 fn bad_input_is_refused_with_exit_2_and_nothing_written() {
-    let file = fixture("opening.json");
+    let file = fixture("suggest", "opening.json");
     let dir = scratch("bad");
     let out = dir.join("never.json");
     let o = out.to_str().unwrap();

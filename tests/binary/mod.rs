@@ -4,7 +4,29 @@
 
 use serde_json::Value;
 use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+
+/// Path of `fixtures/DIR/NAME`, as a command-line argument.
+pub fn fixture(dir: &str, name: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(dir)
+        .join(name);
+    path.to_str().unwrap().to_string()
+}
+
+/// A fresh scratch directory for test `test` of this test binary (emptied if it existed).
+pub fn scratch(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "crokinole-{}-{}-{test}",
+        env!("CARGO_CRATE_NAME"),
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
 
 /// What one run of the binary did.
 pub struct Run {
