@@ -56,6 +56,10 @@ pub struct World {
     pub(crate) reach: Vec<f64>,
     /// Scratch: pairs seen touching during the current step (pressed-contact candidates).
     pub(crate) touching: Vec<crate::step::Ev>,
+    /// Scratch: the group of contacts resolved together at one instant (`step/contact.rs`).
+    pub(crate) group: crate::step::contact::GroupScratch,
+    /// Scratch: the pushes of the separation stage (disc, displacement).
+    pub(crate) pushes: Vec<(DiscId, DVec2)>,
     /// For a trace (`crate::trace`) only: the centres of the discs of each logged event at
     /// its instant, parallel to `events`. `None` (nothing recorded) unless tracing.
     pub(crate) event_centres: Option<Vec<EventCentres>>,
@@ -83,6 +87,8 @@ impl World {
             capped_steps: 0,
             reach: Vec::new(),
             touching: Vec::new(),
+            group: Default::default(),
+            pushes: Vec::new(),
             event_centres: None,
         })
     }

@@ -20,6 +20,7 @@
 //! (distance to the nearest peg, resting disc, hole edge or surface edge) is consumed by
 //! travel, and only when it runs short are those bodies looked at.
 
+pub(crate) mod contact;
 pub mod event;
 pub mod farkas;
 pub(crate) mod friction;
@@ -61,6 +62,23 @@ pub(crate) enum Ev {
     SpinEnd(DiscId),
     /// Disc `a` comes to rest.
     Stop(DiscId),
+}
+
+impl Ev {
+    /// The discs of an impact: `(a, Some(b))` for two discs, `(a, None)` for a disc and a
+    /// peg (or any one-disc event).
+    pub(crate) fn discs(self) -> (DiscId, Option<DiscId>) {
+        match self {
+            Ev::Disc(a, b) => (a, Some(b)),
+            Ev::Peg(a, _)
+            | Ev::HoleFall(a)
+            | Ev::HoleExit(a)
+            | Ev::HoleEnter(a)
+            | Ev::Ditch(a)
+            | Ev::SpinEnd(a)
+            | Ev::Stop(a) => (a, None),
+        }
+    }
 }
 
 /// The earliest event found so far: time offset from now, the event, and whether the
@@ -380,41 +398,8 @@ impl World {
 
     /// Resolves event `next` at absolute time `now`; `rem` is what is left of the step.
     fn resolve(&mut self, next: Next, now: f64, rem: f64) {
-        let p = &self.physics;
-        let press = p.press_speed();
         match next.ev {
-            Ev::Disc(i, j) => {
-                let n = (self.discs[j].pos - self.discs[i].pos).normalize();
-                let (lo, hi) = self.discs.split_at_mut(j);
-                let (a, b) = (&mut lo[i], &mut hi[0]);
-                let approach = -(b.vel - a.vel).dot(n);
-                let e = if approach < press {
-                    0.0
-                } else {
-                    p.disc_restitution
-                };
-                response::resolve_disc_disc(a, b, n, e, p.disc_friction);
-                if !(next.touching && approach < press) {
-                    self.log(now, EventKind::Disc { a: i, b: j });
-                }
-                self.after_impact(i, rem);
-                self.after_impact(j, rem);
-            }
-            Ev::Peg(i, k) => {
-                let n = (self.board.pegs[k] - self.discs[i].pos).normalize();
-                let a = &mut self.discs[i];
-                let approach = a.vel.dot(n);
-                let e = if approach < press {
-                    0.0
-                } else {
-                    p.peg_restitution
-                };
-                response::resolve_disc_peg(a, n, e, p.peg_friction);
-                if !(next.touching && approach < press) {
-                    self.log(now, EventKind::Peg { a: i, peg: k });
-                }
-                self.after_impact(i, rem);
-            }
+            Ev::Disc(..) | Ev::Peg(..) => self.resolve_contacts(next.ev, next.touching, now, rem),
             Ev::HoleEnter(i) => {
                 self.motion[i].hole_enter = Some(now);
                 self.motion[i].clear = f64::NEG_INFINITY;
@@ -519,29 +504,47 @@ impl World {
 
     /// Stage 5: pushes apart overlaps deeper than the skin that pressing left behind.
     /// Bodies can only sink into each other while touching, so only the pairs the event
-    /// search saw touching during the step (`self.touching`) are looked at.
+    /// search saw touching during the step (`self.touching`) are looked at. Every push is
+    /// computed from the positions before any is applied, and the pushes are added in an
+    /// order set by where the pairs are, not by disc ids: the result is the same whatever
+    /// order the discs were given in.
     fn separate_pressed(&mut self) {
-        for k in 0..self.touching.len() {
-            match self.touching[k] {
+        if self.touching.is_empty() {
+            return;
+        }
+        let mut pairs = std::mem::take(&mut self.touching);
+        pairs.sort_unstable();
+        pairs.dedup();
+        pairs.sort_by(|&x, &y| self.place_key(x).cmp_key(self.place_key(y)));
+        let mut pushes = std::mem::take(&mut self.pushes);
+        for &ev in &pairs {
+            match ev {
                 Ev::Peg(i, p) => {
                     let sigma = self.discs[i].radius + self.board.peg_radius;
                     if self.discs[i].on_board()
-                        && push_out(&mut self.discs[i].pos, self.board.pegs[p], sigma)
+                        && let Some(d) = push_out(self.discs[i].pos, self.board.pegs[p], sigma)
                     {
-                        self.motion[i].clear = f64::NEG_INFINITY;
+                        pushes.push((i, d));
                     }
                 }
-                Ev::Disc(i, j) => self.separate_discs(i, j),
+                Ev::Disc(i, j) => self.separate_discs(i, j, &mut pushes),
                 _ => {}
             }
         }
-        self.touching.clear();
+        for &(i, d) in &pushes {
+            self.discs[i].pos += d;
+            self.motion[i].clear = f64::NEG_INFINITY;
+        }
+        pushes.clear();
+        self.pushes = pushes;
+        pairs.clear();
+        self.touching = pairs;
     }
 
-    /// Pushes discs `i` and `j` apart along their line of centres if they overlap by more
-    /// than the skin. If only one of them is moving, it alone moves; otherwise the shares
-    /// are mass-weighted so their centre of mass stays put.
-    fn separate_discs(&mut self, i: DiscId, j: DiscId) {
+    /// The pushes that part discs `i` and `j` along their line of centres if they overlap by
+    /// more than the skin. If only one of them is moving, it alone moves; otherwise the
+    /// shares are mass-weighted so their centre of mass stays put.
+    fn separate_discs(&self, i: DiscId, j: DiscId, pushes: &mut Vec<(DiscId, DVec2)>) {
         let (a, b) = (self.discs[i], self.discs[j]);
         if !a.on_board() || !b.on_board() {
             return;
@@ -559,21 +562,19 @@ impl World {
             (false, true) => 0.0,
             _ => b.mass / (a.mass + b.mass),
         };
-        self.discs[i].pos -= n * (depth * share);
-        self.discs[j].pos += n * (depth * (1.0 - share));
-        self.motion[i].clear = f64::NEG_INFINITY;
-        self.motion[j].clear = f64::NEG_INFINITY;
+        pushes.push((i, -(n * (depth * share))));
+        pushes.push((j, n * (depth * (1.0 - share))));
     }
 }
 
-/// Moves a point at `pos` out of a circle (`c`, `sigma`) it overlaps by more than the skin.
-fn push_out(pos: &mut DVec2, c: DVec2, sigma: f64) -> bool {
-    let off = *pos - c;
+/// The push that moves a point at `pos` out of a circle (`c`, `sigma`) it overlaps by more
+/// than the skin, if it does.
+fn push_out(pos: DVec2, c: DVec2, sigma: f64) -> Option<DVec2> {
+    let off = pos - c;
     let dist = off.length();
     if sigma - dist > CONTACT_SKIN && dist > 0.0 {
-        *pos = c + off * (sigma / dist);
-        true
+        Some(off * ((sigma - dist) / dist))
     } else {
-        false
+        None
     }
 }
