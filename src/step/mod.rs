@@ -163,10 +163,10 @@ impl World {
 
     /// How many of the coming steps (at most `limit`) are certainly quiet: no moving disc
     /// can stop sliding or spinning, use up its clearance (which covers entering or leaving
-    /// the hole's window) or come near another moving disc within them. Bounds use the largest decelerations
-    /// friction can give (`mu g`, and `(2/3) mu m g R / I` for spin) and the first step's
-    /// speed as the most any step covers; each is conservative by two steps, so rounding
-    /// cannot make one of them eventful. 0 when unsure.
+    /// the hole's window) or come near another moving disc within them. Bounds use the
+    /// largest decelerations friction can give (`mu g`, and `(2/3) mu m g R / I` for spin)
+    /// and the first step's speed as the most any step covers; each is conservative by two
+    /// steps, so rounding cannot make one of them eventful. 0 when unsure.
     pub(crate) fn quiet_steps_ahead(&self, limit: u64) -> u64 {
         let h = self.physics.dt;
         let mu_g = self.physics.board_friction * self.physics.gravity;
