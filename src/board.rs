@@ -81,6 +81,15 @@ impl Board {
         }
     }
 
+    /// Radius of the support window of a disc of radius `disc_radius`,
+    /// `sqrt(hole_radius^2 - disc_radius^2)` (7.27 mm for a tournament disc): a disc at
+    /// rest with its centre closer than this to the hole's centre tips in; farther, it
+    /// stays on the board even while overhanging the hole (a hanger). 0 if the disc is at
+    /// least as wide as the hole. See docs/hole.md.
+    pub fn support_window(&self, disc_radius: f64) -> f64 {
+        crate::step::hole::support_window(self.hole_radius, disc_radius)
+    }
+
     /// Whether a disc at `pos` touches the 15 line or lies inside it (the opening rule's
     /// test): `r - R <= fifteen_line_radius + w/2`.
     pub fn touches_fifteen_line(&self, pos: DVec2, disc_radius: f64) -> bool {

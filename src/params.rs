@@ -1,8 +1,10 @@
 //! Physical constants and engine limits, with their defaults and sources.
 //!
-//! Every value can be overridden (shot file `physics` block). Defaults come from
-//! `shared/spec/board.md`; the engine's own keys (`hole_fall_depth`, `max_speed`,
-//! `max_events_per_step`) are documented on their fields.
+//! Every value can be overridden (shot file `physics` block). Defaults are the tournament
+//! disc and the calibrated coefficients of the README's engine-keys table; the engine's own
+//! keys (`max_speed`, `max_events_per_step`) are documented on their fields. The 20 hole
+//! takes no key: its model follows from the board's `hole_radius` and the disc's radius
+//! (`step/hole.rs`, docs/hole.md).
 
 /// Physical coefficients, the fixed time step and the engine's limits. SI units.
 #[derive(Clone, Debug, PartialEq)]
@@ -29,10 +31,6 @@ pub struct Physics {
     pub dt: f64,
     /// Simulated seconds after which a shot is cut off and reported as such: 20.
     pub max_time: f64,
-    /// Engine key. How far a disc's centre must drop while over the 20 hole before it tips
-    /// in, m. Default half the disc's thickness (9.525 mm / 2), which takes
-    /// `sqrt(2 * 0.0047625 / 9.81) = 31 ms` of free fall (`shared/spec/physics.md`).
-    pub hole_fall_depth: f64,
     /// Engine key. Highest speed a shooter may be given, m/s: 10 (real takeouts reach
     /// 2.5-3 m/s). Nothing tunnels at any speed; the cap only refuses absurd input.
     pub max_speed: f64,
@@ -55,7 +53,6 @@ impl Default for Physics {
             gravity: 9.81,
             dt: 0.001,
             max_time: 20.0,
-            hole_fall_depth: 0.009_525 / 2.0,
             max_speed: 10.0,
             max_events_per_step: 100_000,
         }

@@ -104,7 +104,6 @@ pub fn check_physics(p: &Physics) -> Result<(), InputError> {
             ),
         ));
     }
-    positive("physics.hole_fall_depth", p.hole_fall_depth)?;
     positive("physics.max_speed", p.max_speed)?;
     if p.max_events_per_step == 0 {
         return Err(InputError::new(
@@ -115,7 +114,8 @@ pub fn check_physics(p: &Physics) -> Result<(), InputError> {
     Ok(())
 }
 
-/// A disc about to join `world`: finite, sized, on the surface, not over the hole, not
+/// A disc about to join `world`: finite, sized, on the surface, not inside the hole's
+/// support window (a hanger, overhanging the hole with its centre farther out, is fine), not
 /// overlapping a peg or a disc, not faster than `max_speed` (centre or rim). `field` names
 /// the disc in errors (`shooter`, `discs[3]`).
 pub fn check_disc(world: &World, d: &Disc, field: &str) -> Result<(), InputError> {
@@ -158,12 +158,13 @@ pub fn check_disc_lazy(
             ),
         ));
     }
-    if r < board.hole_radius {
+    let w = board.support_window(d.radius);
+    if r < w {
         return Err(InputError::new(
             at("pos"),
             format!(
-                "centre over the 20 hole ({r:.6} m from its centre, hole radius {}): a disc there has fallen in",
-                board.hole_radius
+                "centre over the 20 hole, {r:.6} m from its centre: a disc whose centre is closer than \
+                 sqrt(hole_radius^2 - radius^2) = {w:.6} m is not held up by the board and has fallen in"
             ),
         ));
     }

@@ -25,11 +25,14 @@ pub(crate) struct Motion {
     /// Magnitude of the angular deceleration held over the current sub-interval, rad/s^2.
     pub spin_decel: f64,
     /// Distance this disc can still travel before it could touch anything that does not
-    /// move (pegs, discs at rest, the hole's edge, the surface's edge), m. Negative forces a
-    /// scan. Direction-free, so impacts do not invalidate it; travel uses it up.
+    /// move (pegs, discs at rest, its window's edge, the surface's edge), m. Negative forces
+    /// a scan. Direction-free, so impacts do not invalidate it; travel uses it up.
     pub clear: f64,
-    /// Absolute time at which the centre moved over the 20 hole, if it is over it now.
-    pub hole_enter: Option<f64>,
+    /// Radius of this disc's support window about the hole's centre,
+    /// `sqrt(r_h^2 - R^2)` (0: the disc cannot drop in). See `step/hole.rs`.
+    pub window: f64,
+    /// Whether the centre is inside the window now (it entered too fast to be captured).
+    pub in_window: bool,
 }
 
 /// A simulation: board, parameters, discs, clock and event log.
@@ -50,8 +53,6 @@ pub struct World {
     pub(crate) settle_time: f64,
     /// Steps that hit `max_events_per_step` and finished without further contacts.
     pub(crate) capped_steps: u64,
-    /// `sqrt(2 hole_fall_depth / g)`: see `step/hole.rs`.
-    pub(crate) hole_fall_time: f64,
     /// Scratch: reach of each moving disc over the current window (index as `moving`).
     pub(crate) reach: Vec<f64>,
     /// Scratch: pairs seen touching during the current step (pressed-contact candidates).
@@ -75,7 +76,6 @@ impl World {
         crate::validate::check_board(&board)?;
         crate::validate::check_physics(&physics)?;
         Ok(World {
-            hole_fall_time: (2.0 * physics.hole_fall_depth / physics.gravity).sqrt(),
             board,
             physics,
             discs: Vec::new(),
@@ -94,7 +94,8 @@ impl World {
     }
 
     /// Adds a disc and returns its id. Refuses non-finite or non-positive values, a disc
-    /// off the playing surface, with its centre over the 20 hole (it would have fallen in),
+    /// off the playing surface, with its centre inside the 20 hole's support window (it
+    /// would have fallen in; see [`Board::support_window`]),
     /// overlapping a peg or another disc (beyond [`PLACEMENT_TOLERANCE`]), or faster than
     /// `physics.max_speed`. The error's field is `discs[id]`.
     pub fn add_disc(&mut self, disc: Disc) -> Result<DiscId, InputError> {
@@ -123,6 +124,7 @@ impl World {
         self.discs.push(disc);
         let mut motion = Motion {
             clear: f64::NEG_INFINITY,
+            window: self.board.support_window(disc.radius),
             ..Motion::default()
         };
         crate::step::friction::sync(&disc, &mut motion);

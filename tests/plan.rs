@@ -369,6 +369,28 @@ fn bad_requests_are_refused_with_the_field_named() {
 }
 
 #[test]
+fn a_hanger_is_a_board_disc_to_the_planner() {
+    // An opponent's disc resting 1 mm outside the hole's support window, overhanging the
+    // hole (a hanger, 8.3 mm from its centre): legal, aimed at as a disc, and it must be hit
+    // (the must-hit rule), so the best flick hits it.
+    let rh = Board::tournament().hole_radius;
+    let r = 0.015_875;
+    let d = (rh * rh - r * r).sqrt() + 0.001;
+    let discs = vec![Placed {
+        team: 1,
+        pos: DVec2::new(0.0, d),
+    }];
+    let p = plan(discs, Ruleset::Traditional, SMALL, &config(3000, 5));
+    assert!(
+        p.top
+            .iter()
+            .any(|c| c.aim_at == AimAt::Disc { id: 0, team: 1 }),
+        "{p:?}"
+    );
+    assert!(p.top[0].hit_opponent.p > 0.9, "{:?}", p.top[0]);
+}
+
+#[test]
 fn aims_at_name_their_targets() {
     let discs = vec![
         Placed {

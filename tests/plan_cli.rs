@@ -117,7 +117,8 @@ fn standard_input_output_files_and_objectives() {
     assert_eq!(v["grid"]["objective"], "twenty");
     let best = &v["top"][0];
     assert_eq!(best["value"]["mean"], best["classes"]["twenty"]["p"]);
-    assert!(best["value"]["mean"].as_f64().unwrap() > 0.8, "{best}");
+    // A steady player (3 mm, 0.01 rad, 3 % of speed) on the new hole model: about 0.8.
+    assert!(best["value"]["mean"].as_f64().unwrap() > 0.6, "{best}");
 }
 
 #[test]

@@ -562,12 +562,19 @@ fn a_ditched_disc_is_out() {
     assert_eq!(v.removed, [removed(1, 0, RemovalReason::Ditch)]);
 }
 
+/// The hole's support window for a tournament disc: sqrt(r_h^2 - R^2), 7.27 mm.
+fn window() -> f64 {
+    let rh = board().hole_radius;
+    (rh * rh - R * R).sqrt()
+}
+
 #[test]
-fn a_leaner_stays_and_scores_15() {
-    // Real physics: the shooter stops with its centre 2 mm outside the hole's edge,
-    // overhanging the hole: it does not fall in, stays, and scores 15.
+fn a_hanger_stays_and_scores_15_and_a_disc_inside_the_window_is_a_20() {
+    // Real physics, along the centreline: a shooter stopping 0.5 mm outside the support
+    // window rests overhanging the hole (a hanger): it stays and scores 15. Stopping
+    // 0.5 mm inside, it tips in: a 20.
     let b = board();
-    let stop = b.hole_radius + 0.002;
+    let stop = window() + 0.0005;
     let v = judge_real(
         Ruleset::Traditional,
         &[],
@@ -575,11 +582,99 @@ fn a_leaner_stays_and_scores_15() {
     );
     assert!(v.twenties.is_empty() && v.removed.is_empty(), "{v:?}");
     let r = v.position[0].pos.length();
+    assert!(r > window() && r < b.hole_radius, "a hanger: r = {r}");
     assert!(
-        r > b.hole_radius && r - R < b.hole_radius,
-        "a leaner: r = {r}"
+        v.rule_met,
+        "a hanger meets the opening rule (it is in the 15 zone)"
     );
     assert_eq!((v.position[0].points, v.board_score), (15, [15, 0]));
+
+    let stop = window() - 0.0005;
+    let v = judge_real(
+        Ruleset::Traditional,
+        &[],
+        speed_for(b.shooting_line_radius - stop),
+    );
+    assert!(v.rule_met && v.position.is_empty(), "{v:?}");
+    assert_eq!(v.twenties, [Twenty { id: 0, team: 0 }]);
+}
+
+#[test]
+fn a_resting_hanger_is_a_board_disc_in_the_15_zone() {
+    // Placed before the shot, 1 mm outside the window: accepted, scored 15 for its team,
+    // and the shot (short of it) leaves it there.
+    let hanger = placed(1, 0.0, window() + 0.001);
+    let v = judge_real(Ruleset::Traditional, &[hanger], speed_for(0.1));
+    let kept = v
+        .position
+        .iter()
+        .find(|d| d.id == 0)
+        .expect("the hanger stays");
+    assert_eq!((kept.pos, kept.points), (hanger.pos, 15));
+    assert_eq!(board_score(&board(), R, &[hanger]), [0, 15]);
+}
+
+#[test]
+fn a_hanger_used_as_a_backboard_makes_a_20() {
+    // An opponent's hanger just beyond the hole on the shooter's line (3 mm right of the
+    // centre): a shot entering the window a little above its critical speed (0.343 m/s at
+    // 3 mm) would ride over, but strikes the hanger with its centre inside the window, stops
+    // there and drops in. The hit meets the must-hit rule: the 20 counts.
+    let b = board();
+    let x = 0.003;
+    let y0 = -(b.shooting_line_radius * b.shooting_line_radius - x * x).sqrt();
+    let to_window = -y0 - (window() * window() - x * x).sqrt();
+    let entry: f64 = 0.36;
+    let flick = Flick {
+        team: 0,
+        pos: DVec2::new(x, y0),
+        vel: DVec2::new(0.0, (entry * entry + speed_for(to_window).powi(2)).sqrt()),
+        spin: 0.0,
+    };
+    let judge = |before: &[Placed]| {
+        let v = judge_shot(&b, &physics(), before, 0, 2, Ruleset::Traditional, flick).unwrap();
+        assert_partition(&v);
+        v
+    };
+    let alone = judge(&[]);
+    assert!(
+        alone.twenties.is_empty(),
+        "without the hanger it rides over: {alone:?}"
+    );
+    let hanger = placed(1, x, -0.002 + 2.0 * R);
+    assert!(
+        hanger.pos.length() - R < b.hole_radius,
+        "it overhangs the hole"
+    );
+    let v = judge(&[hanger]);
+    assert!(v.rule_met && v.hit_opponent, "{v:?}");
+    assert_eq!(v.twenties, [Twenty { id: 1, team: 0 }], "{v:?}");
+}
+
+#[test]
+fn a_hanger_is_always_wholly_inside_the_15_line_of_a_tournament_board() {
+    // A disc overhangs the hole when its centre is within r_h + R of the hole's centre, so
+    // its far edge is at most r_h + 2 R = 49.2 mm out: far inside the 15 line (100.8 mm
+    // less half a line width). On a board whose 15 line is drawn close to the hole, a hanger
+    // can touch it and then scores the lower value.
+    let b = board();
+    let farthest = DVec2::new(b.hole_radius + R - 1e-9, 0.0);
+    assert_eq!(b.zone(farthest, R), crokinole::Zone::Fifteen);
+    let small = Board {
+        fifteen_line_radius: 0.04,
+        ..board()
+    };
+    let hanger = DVec2::new(0.0, -0.025);
+    assert!(
+        hanger.length() - R < small.hole_radius,
+        "it overhangs the hole"
+    );
+    assert!(small.touches_fifteen_line(hanger, R));
+    assert_eq!(small.zone(hanger, R), crokinole::Zone::Ten);
+    assert_eq!(
+        board_score(&small, R, &[placed(0, hanger.x, hanger.y)]),
+        [10, 0]
+    );
 }
 
 // ---------------------------------------------------------------- scoring

@@ -40,10 +40,12 @@ struct ShotFileJson {
 }
 
 /// Generates a block type whose keys are all optional (missing = default) and a
-/// conversion from and to the library type.
+/// conversion from and to the library type. A `removed` key is refused with its type's
+/// explanation (never written).
 macro_rules! block {
     ($(#[$meta:meta])* $name:ident for $lib:ident { $($key:ident : $ty:ty),* $(,)? }
-     special { $($skey:ident : $sty:ty => |$sv:ident| $to:expr, |$sl:ident| $from:expr);* $(;)? }) => {
+     special { $($skey:ident : $sty:ty => |$sv:ident| $to:expr, |$sl:ident| $from:expr);* $(;)? }
+     removed { $($rkey:ident : $rty:ty),* $(,)? }) => {
         #[derive(Default, Deserialize, Serialize)]
         #[serde(deny_unknown_fields)]
         $(#[$meta])*
@@ -55,6 +57,11 @@ macro_rules! block {
             $(
                 #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
                 $skey: Option<$sty>,
+            )*
+            $(
+                #[serde(default, skip_serializing)]
+                #[allow(dead_code)]
+                $rkey: Option<$rty>,
             )*
         }
 
@@ -71,6 +78,7 @@ macro_rules! block {
                 $name {
                     $( $key: Some(lib.$key), )*
                     $( $skey: Some({ let $sl = &lib.$skey; $from }), )*
+                    $( $rkey: None, )*
                 }
             }
         }
@@ -93,6 +101,7 @@ block! {
         pegs: Vec<[f64; 2]> => |v| v.into_iter().map(DVec2::from).collect(),
             |l| l.iter().map(DVec2::to_array).collect();
     }
+    removed {}
 }
 
 block! {
@@ -109,11 +118,27 @@ block! {
         gravity: f64,
         dt: f64,
         max_time: f64,
-        hole_fall_depth: f64,
         max_speed: f64,
         max_events_per_step: u32,
     }
     special {}
+    removed {
+        hole_fall_depth: RemovedHoleFallDepth,
+    }
+}
+
+/// `physics.hole_fall_depth`, a key of the old 20-hole model, refused with the reason.
+struct RemovedHoleFallDepth;
+
+impl<'de> Deserialize<'de> for RemovedHoleFallDepth {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        serde::de::IgnoredAny::deserialize(d)?;
+        Err(serde::de::Error::custom(
+            "removed: the 20 hole no longer has a fall depth or a capture timer; whether a \
+             disc drops in follows from the hole's and the disc's radii (docs/hole.md), so \
+             delete this key",
+        ))
+    }
 }
 
 /// A disc at rest (also the study file's).
@@ -315,6 +340,11 @@ mod tests {
 
         let e = err(r#"{"physics": {"dt": null}, "shots": []}"#);
         assert_eq!(e.field, "physics.dt");
+
+        let e = err(r#"{"physics": {"hole_fall_depth": 0.004, "dt": 0.001}, "shots": []}"#);
+        assert_eq!(e.field, "physics.hole_fall_depth", "{e}");
+        assert!(e.problem.contains("removed"), "{e}");
+        assert!(!params_json(&Board::tournament(), &Physics::default()).contains("hole_fall"));
 
         let e = err(r#"{"board": {"pegs": [[0, 1], [0, 1, 2]]}, "shots": []}"#);
         assert_eq!(e.field, "board.pegs[1][2]", "{e}");

@@ -4,8 +4,8 @@
 //! probabilities, 95 % intervals and bars. With the study, its position and the intended
 //! start and direction are drawn too.
 //!
-//! A dot's colour is the class its position implies: `twenty` (centre over the 20 hole,
-//! where it dropped in), `ditch` (centre at the surface's edge, where it went over),
+//! A dot's colour is the class its position implies: `twenty` (centre within the hole's
+//! support window, where it dropped in; a hanger rests just outside it), `ditch` (centre at the surface's edge, where it went over),
 //! otherwise the zone it rests in (`fifteen`, `ten`, `five`, `out`). Classes that a
 //! position cannot show (a rules layer's `removed`) appear in the table only; the table
 //! lists whatever classes the summary has, in its order.
@@ -65,7 +65,8 @@ pub fn class_colour(name: &str, index: usize) -> &'static str {
 /// The class a final position implies (see the module doc).
 pub fn place_class(board: &Board, disc_radius: f64, p: DVec2) -> &'static str {
     let d = p.length();
-    if d <= board.hole_radius {
+    // A captured disc left the board on or inside its window, `w` up to rounding.
+    if d <= board.support_window(disc_radius) + 1e-9 {
         "twenty"
     } else if d >= board.surface_radius - 1e-9 {
         "ditch"

@@ -3,8 +3,9 @@
 //!
 //! - A disc on the board scores by its zone ([`Board::zone`]): 15 wholly inside the 15 line,
 //!   10 wholly inside the 10 line, 5 inside the shooting line; a disc touching a line
-//!   (line width included) scores the lower value. A leaner (a disc overhanging the 20 hole
-//!   without falling in) is a disc on the board like any other: 15.
+//!   (line width included) scores the lower value. A hanger (a disc overhanging the 20 hole
+//!   without falling in, its centre at least `Board::support_window` from the hole's
+//!   centre) is a disc on the board like any other: 15 on a tournament board.
 //! - Each disc set aside in the 20 hole during the round scores 20.
 //! - Traditional: the round's winner scores the difference of the totals (60 against 35
 //!   scores 25); an equal round scores nothing.

@@ -7,8 +7,8 @@
 //! 3. **Quiet step?** If nothing can happen within the step, every disc advances by the
 //!    step in closed form, and that is all.
 //! 4. **Events**: find the earliest event in what is left of the step (a stop, an impact
-//!    with a disc or a peg, the centre crossing the hole's edge, the hole's capture timer,
-//!    the centre crossing the surface's edge), advance every moving disc to it in closed
+//!    with a disc or a peg, the centre entering or leaving the hole's support window, the
+//!    centre crossing the surface's edge), advance every moving disc to it in closed
 //!    form, resolve it (`response.rs`, `hole.rs`), and repeat until the step is used up.
 //!    Ties are broken by the total order of `Ev` (time, kind, ids).
 //! 5. **Separate pressed contacts**: overlaps that discs pushing each other left inside the
@@ -17,14 +17,14 @@
 //! 6. **Clock**: `steps += 1`.
 //!
 //! A disc far from everything costs one closed-form advance per step: its clearance
-//! (distance to the nearest peg, resting disc, hole edge or surface edge) is consumed by
+//! (distance to the nearest peg, resting disc, window edge or surface edge) is consumed by
 //! travel, and only when it runs short are those bodies looked at.
 
 pub(crate) mod contact;
 pub mod event;
 pub mod farkas;
 pub(crate) mod friction;
-pub(crate) mod hole;
+pub mod hole;
 pub mod response;
 pub mod toi;
 
@@ -50,11 +50,9 @@ pub(crate) enum Ev {
     Disc(DiscId, DiscId),
     /// Impact of disc `a` on peg `k`.
     Peg(DiscId, usize),
-    /// Disc `a` has been over the hole long enough to drop in.
-    HoleFall(DiscId),
-    /// Disc `a`'s centre leaves the hole.
+    /// Disc `a`'s centre leaves the hole's support window.
     HoleExit(DiscId),
-    /// Disc `a`'s centre moves over the hole.
+    /// Disc `a`'s centre enters the hole's support window: captured or crossing.
     HoleEnter(DiscId),
     /// Disc `a`'s centre passes the surface's edge.
     Ditch(DiscId),
@@ -71,7 +69,6 @@ impl Ev {
         match self {
             Ev::Disc(a, b) => (a, Some(b)),
             Ev::Peg(a, _)
-            | Ev::HoleFall(a)
             | Ev::HoleExit(a)
             | Ev::HoleEnter(a)
             | Ev::Ditch(a)
@@ -112,7 +109,7 @@ impl World {
         }
         let h = self.physics.dt;
         let t0 = self.steps as f64 * h;
-        if self.quiet_step(h, t0) {
+        if self.quiet_step(h) {
             self.steps += 1;
             return;
         }
@@ -128,7 +125,7 @@ impl World {
         let mut handled = 0u32;
         while t < h && !self.moving.is_empty() {
             let rem = h - t;
-            let Some(next) = self.next_event(rem, t0 + t) else {
+            let Some(next) = self.next_event(rem) else {
                 self.advance_all(rem);
                 break;
             };
@@ -147,13 +144,12 @@ impl World {
     }
 
     /// Stages 2 and 3: sets every moving disc's decelerations for the
-    /// step; if no disc can stop, stop spinning, reach a fixed body, a hole or an edge, or
+    /// step; if no disc can stop, stop spinning, reach a fixed body, a window or an edge, or
     /// come near another moving disc within the step, advances them all by `h` and returns
     /// `true`. A handful of multiplications per disc, no square root, no division: a step
     /// in which nothing can happen costs next to nothing.
-    fn quiet_step(&mut self, h: f64, t0: f64) -> bool {
+    fn quiet_step(&mut self, h: f64) -> bool {
         let mut quiet = true;
-        let fall_deadline = t0 + h - self.hole_fall_time();
         self.reach.clear();
         for k in 0..self.moving.len() {
             let i = self.moving[k];
@@ -164,8 +160,7 @@ impl World {
             self.reach.push(reach);
             quiet &= (v == 0.0 || m.decel * h < v)
                 && (d.spin == 0.0 || m.spin_decel * h < d.spin.abs())
-                && (v == 0.0 || m.clear > reach + CONTACT_SKIN)
-                && m.hole_enter.is_none_or(|enter| enter > fall_deadline);
+                && (v == 0.0 || m.clear > reach + CONTACT_SKIN);
         }
         if !quiet {
             return false;
@@ -184,20 +179,17 @@ impl World {
     }
 
     /// How many of the coming steps (at most `limit`) are certainly quiet: no moving disc
-    /// is over the hole, and none can stop sliding or spinning, use up its clearance or
-    /// come near another moving disc within them. Bounds use the largest decelerations
-    /// friction can give (`mu g`, and `(2/3) mu m g R / I` for spin) and the first step's
-    /// speed as the most any step covers; each is conservative by two steps, so rounding
-    /// cannot make one of them eventful. 0 when unsure.
+    /// can stop sliding or spinning, use up its clearance (which covers entering or leaving
+    /// the hole's window) or come near another moving disc within them. Bounds use the
+    /// largest decelerations friction can give (`mu g`, and `(2/3) mu m g R / I` for spin)
+    /// and the first step's speed as the most any step covers; each is conservative by two
+    /// steps, so rounding cannot make one of them eventful. 0 when unsure.
     pub(crate) fn quiet_steps_ahead(&self, limit: u64) -> u64 {
         let h = self.physics.dt;
         let mu_g = self.physics.board_friction * self.physics.gravity;
         let mut k = limit as f64;
         for &i in &self.moving {
             let (d, m) = (&self.discs[i], &self.motion[i]);
-            if m.hole_enter.is_some() {
-                return 0;
-            }
             if m.speed > 0.0 {
                 k = k.min(m.speed / (mu_g * h) - 2.0);
                 k = k.min((m.clear - CONTACT_SKIN) / (h * m.speed) - 2.0);
@@ -256,12 +248,12 @@ impl World {
         }
     }
 
-    /// The earliest event within `window` seconds from now (`now` absolute).
-    fn next_event(&mut self, window: f64, now: f64) -> Option<Next> {
+    /// The earliest event within `window` seconds from now.
+    fn next_event(&mut self, window: f64) -> Option<Next> {
         let mut best: Option<Next> = None;
         let mut bound = window;
         self.reach.clear();
-        // Pass 1: each moving disc alone: stops, the hole timer, and fixed bodies.
+        // Pass 1: each moving disc alone: stops, and fixed bodies.
         for k in 0..self.moving.len() {
             let i = self.moving[k];
             let d = self.discs[i];
@@ -276,10 +268,6 @@ impl World {
                 if d.spin != 0.0 && t_w < t_v {
                     offer(&mut best, &mut bound, t_w, Ev::SpinEnd(i), false);
                 }
-            }
-            if let Some(enter) = m.hole_enter {
-                let fall = (enter + self.hole_fall_time() - now).max(0.0);
-                offer(&mut best, &mut bound, fall, Ev::HoleFall(i), false);
             }
             let reach = slide_distance(v, &m, window);
             self.reach.push(reach);
@@ -373,19 +361,21 @@ impl World {
                 );
             }
         }
-        // The centre crossing the hole's edge (in or out) and the surface's edge.
+        // The centre crossing the hole's support window (in or out) and the surface's edge.
         let r = d.pos.length();
-        let hole_r = self.board.hole_radius;
-        clear = clear.min((r - hole_r).abs());
-        if m.hole_enter.is_some() {
-            let s = toi::toi_path_leaves_circle(d.pos, u, hole_r);
-            if let Some(t) = toi::time_to_travel(s, v, m.decel) {
-                offer(best, bound, t, Ev::HoleExit(i), false);
+        let w = m.window;
+        if w > 0.0 {
+            clear = clear.min((r - w).abs());
+            if m.in_window {
+                let s = toi::toi_path_leaves_circle(d.pos, u, w);
+                if let Some(t) = toi::time_to_travel(s, v, m.decel) {
+                    offer(best, bound, t, Ev::HoleExit(i), false);
+                }
+            } else if let Some(t) = toi::toi_path_enters_circle(d.pos, u, w)
+                .and_then(|s| toi::time_to_travel(s, v, m.decel))
+            {
+                offer(best, bound, t, Ev::HoleEnter(i), false);
             }
-        } else if let Some(t) = toi::toi_path_enters_circle(d.pos, u, hole_r)
-            .and_then(|s| toi::time_to_travel(s, v, m.decel))
-        {
-            offer(best, bound, t, Ev::HoleEnter(i), false);
         }
         let edge = self.board.surface_radius;
         clear = clear.min(edge - r);
@@ -400,12 +390,8 @@ impl World {
     fn resolve(&mut self, next: Next, now: f64, rem: f64) {
         match next.ev {
             Ev::Disc(..) | Ev::Peg(..) => self.resolve_contacts(next.ev, next.touching, now, rem),
-            Ev::HoleEnter(i) => {
-                self.motion[i].hole_enter = Some(now);
-                self.motion[i].clear = f64::NEG_INFINITY;
-            }
-            Ev::HoleExit(i) => self.hole_exit(i, now, rem),
-            Ev::HoleFall(i) => self.capture(i, now),
+            Ev::HoleEnter(i) => self.hole_enter(i, now),
+            Ev::HoleExit(i) => self.hole_exit(i),
             Ev::Ditch(i) => self.depart(i, now, DiscState::Ditch),
             Ev::SpinEnd(i) => {
                 self.discs[i].spin = 0.0;
@@ -430,12 +416,12 @@ impl World {
         set_decel(&self.discs[i], &mut self.motion[i], &self.physics, rem);
     }
 
-    /// Disc `i` comes to rest (or drops in, if its centre is over the hole).
+    /// Disc `i` comes to rest (or drops in, if its centre is inside the hole's window).
     fn stop(&mut self, i: DiscId, now: f64) {
         self.discs[i].vel = DVec2::ZERO;
         self.discs[i].spin = 0.0;
         self.motion[i].speed = 0.0;
-        if self.motion[i].hole_enter.is_some() {
+        if self.tips_in(i) {
             self.capture(i, now);
             return;
         }
@@ -462,7 +448,7 @@ impl World {
 
     fn leave_moving(&mut self, i: DiscId, now: f64, state: DiscState) {
         self.discs[i].state = state;
-        self.motion[i].hole_enter = None;
+        self.motion[i].in_window = false;
         if let Ok(at) = self.moving.binary_search(&i) {
             self.moving.remove(at);
         }
