@@ -7,7 +7,8 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use crokinole::io::parse_shot_file;
-use crokinole::montecarlo::{Plan, parse_study_file};
+use crokinole::io::parse_study_file;
+use crokinole::montecarlo::Plan;
 use crokinole::{Board, Physics, Shot, run_batch};
 use std::hint::black_box;
 use std::time::Duration;

@@ -7,11 +7,9 @@
 
 mod golden_file;
 
+use crokinole::io::{game_log_json, parse_suggest_file, plan_json};
 use crokinole::montecarlo::{Noise, Plan as McPlan, PlayerFlick, ShotClass, Study, StudySpec};
-use crokinole::plan::{
-    AimAt, Budget, Objective, Plan, PlanConfig, Request, Setup, parse_suggest_file, plan_json,
-    suggest,
-};
+use crokinole::plan::{AimAt, Budget, Objective, Plan, PlanConfig, Request, Setup, suggest};
 use crokinole::play::{AnyStrategy, PlayConfig, Strategy};
 use crokinole::rules::Ruleset;
 use crokinole::{Board, Physics, Placed};
@@ -253,10 +251,7 @@ fn the_planner_strategy_plays_legal_shots() {
     );
     assert_eq!(log.seats[0].strategy, "planner:budget=1000:spin=0");
     let again = pool(1).install(|| config.play(0)).unwrap();
-    assert_eq!(
-        crokinole::play::game_log_json(&log),
-        crokinole::play::game_log_json(&again)
-    );
+    assert_eq!(game_log_json(&log), game_log_json(&again));
 }
 
 #[test]

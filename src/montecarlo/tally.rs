@@ -13,7 +13,6 @@
 use super::score::{SampleResult, ShotClass};
 use crate::error::InputError;
 use glam::DVec2;
-use serde::Serialize;
 use std::collections::BTreeMap;
 use std::ops::Range;
 
@@ -298,7 +297,7 @@ impl Tally {
 }
 
 /// The statistics of a study, as printed by `crokinole montecarlo` and `crokinole merge`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Summary {
     /// Samples in the study.
     pub samples: u64,
@@ -321,7 +320,7 @@ pub struct Summary {
 }
 
 /// One proportion with its 95 % Wilson score interval.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Proportion {
     /// Samples with the property.
     pub count: u64,
@@ -363,7 +362,7 @@ impl Proportion {
 }
 
 /// The outcome classes of the shot disc.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Classes {
     /// Into the 20 hole.
     pub twenty: Proportion,
@@ -382,7 +381,7 @@ pub struct Classes {
 }
 
 /// An integer distribution, from its exact histogram.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Distribution {
     /// Mean.
     pub mean: f64,
@@ -399,7 +398,7 @@ pub struct Distribution {
 }
 
 /// The 5th, 25th, 50th, 75th and 95th percentiles.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Quantiles {
     /// 5th percentile.
     pub p05: i64,
@@ -459,7 +458,7 @@ impl Distribution {
 }
 
 /// Direct hits on opponent discs.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Hits {
     /// Mean number of distinct opponent discs hit directly.
     pub mean: f64,
@@ -470,7 +469,7 @@ pub struct Hits {
 }
 
 /// Final positions of the shot disc for the first samples of the study.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Positions {
     /// At most this many are kept ([`POSITIONS_CAP`]).
     pub cap: u64,

@@ -22,9 +22,9 @@
 //!    selection bias from earlier rounds; ranked by that.
 //!
 //! **Fair comparisons**: within a round sample `j` of every candidate uses the same
-//! random numbers ([`crate::montecarlo::Study::sample_flick`] with the round's seed:
+//! random numbers ([`FlickSampler::sample`](crate::montecarlo::FlickSampler::sample) with the round's seed:
 //! common random numbers), so candidates are compared under the same errors. Each round
-//! has its own seed, `mix(seed, round)` ([`crate::play::strategy::mix`]).
+//! has its own seed, `mix(seed, round)` ([`crate::montecarlo::noise::mix`]).
 //!
 //! **Budget** ([`Budget`]): in samples (simulated shots, the whole search included), or
 //! in seconds: a pilot run of the coarse candidates measures this position's throughput
@@ -53,22 +53,20 @@
 //! assert!(plan.top[0].value.mean > 15.0); // an empty board: a 20 most of the time
 //! ```
 
-pub mod file;
 pub mod objective;
 pub mod search;
 pub mod setup;
 
-pub use file::{SuggestFile, parse_suggest_file, plan_json};
 pub use objective::{Estimate, Judged, Objective, Stats};
 pub use search::{AimAt, Candidate, GridSpec, Schedule, Space};
 pub use setup::Setup;
 
 use crate::board::Board;
 use crate::error::InputError;
+use crate::montecarlo::noise::mix;
 use crate::montecarlo::tally::Proportion;
 use crate::montecarlo::{Noise, PlayerFlick};
 use crate::params::Physics;
-use crate::play::strategy::mix;
 use crate::rules::Ruleset;
 use crate::shot::Placed;
 use std::fmt;
@@ -253,7 +251,7 @@ pub struct Stage {
 /// The coarse sweep's grid of straight-ahead flicks: the heat map. Serialized as the
 /// `grid` member of the plan JSON, with these keys in this order; `crokinole render
 /// suggest` reads it back.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Grid {
     /// Offset it was evaluated at, m.
     pub offset: f64,

@@ -16,7 +16,7 @@
 //!   no error.
 //! - [`MonteCarlo`]: the same `k` candidates, each judged by the mean change over `m`
 //!   noisy executions under its noise model ([`Noise`], drawn by
-//!   [`Study::sample_flick`] from the per-sample streams of [`crate::montecarlo::noise`]);
+//!   [`FlickSampler::sample`](crate::montecarlo::FlickSampler::sample) from the per-sample streams of [`crate::montecarlo::noise`]);
 //!   all `k m` shots go through the batch API at once.
 //! - [`Planner`]: the shot planner of [`crate::plan`] (coarse sweep, refinement, final
 //!   evaluation under the noise model, common random numbers) with a sample budget per
@@ -46,10 +46,10 @@ use crate::board::Board;
 use crate::error::InputError;
 use crate::montecarlo::detmath;
 use crate::montecarlo::flick::{max_offset, start_position};
-use crate::montecarlo::{Noise, PlayerFlick, Study, StudySpec};
+use crate::montecarlo::noise::mix;
+use crate::montecarlo::{Noise, PlayerFlick};
 use crate::params::Physics;
 use crate::plan::Setup;
-use crate::rules::game::splitmix64;
 use crate::rules::{Game, GameError, ShotVerdict};
 use crate::shot::{Flick, Placed, Shot};
 use glam::DVec2;
@@ -82,12 +82,6 @@ pub const MAX_CANDIDATES: u32 = 65_536;
 
 /// Tag mixed into a turn's seed for the Monte Carlo strategy's noise draws.
 const MONTECARLO_TAG: u64 = 0x6d63;
-
-/// Combines a seed with a number into a new seed: `splitmix64(a ^ splitmix64(b))`
-/// ([`splitmix64`]). Used to give every game, shot and purpose its own seed.
-pub fn mix(a: u64, b: u64) -> u64 {
-    splitmix64(a ^ splitmix64(b))
-}
 
 /// A counter-based random stream: ChaCha8 keyed by `seed` (little-endian in the first 8
 /// key bytes, [`KEY_TAG`] in the other 24), stream number `stream`. Any stream is reached
@@ -522,7 +516,7 @@ impl Strategy for Greedy {
 
 /// The best of `k` candidates by the mean change in score difference over `m` executions
 /// with the player's error `noise`. Sample `j` of every candidate is
-/// [`Study::sample_flick`]`(mix(seed, tag), j)` of a study of that candidate: the same
+/// [`FlickSampler::sample`](crate::montecarlo::FlickSampler::sample)`(mix(seed, tag), j)` of that candidate: the same
 /// random numbers for every candidate (common random numbers, so candidates are compared
 /// under the same errors). A sample the engine would refuse plays the intended flick, as
 /// in a study. The `k m` shots run in one batch; sums are exact integers, so the mean
@@ -552,28 +546,16 @@ impl Default for MonteCarlo {
 
 impl Strategy for MonteCarlo {
     fn choose(&self, turn: &Turn<'_>) -> Result<Decision, NoLegalFlick> {
-        let game = turn.game;
         let seed = mix(turn.seed, MONTECARLO_TAG);
         let mut kept = Vec::new();
         let mut flicks = Vec::new();
         for (_, intended, flick) in candidates(turn, self.k, self.spin) {
-            let spec = StudySpec {
-                board: turn.board.clone(),
-                physics: turn.physics.clone(),
-                players: game.players(),
-                seat: turn.seat,
-                discs: turn.position().to_vec(),
-                flick: intended,
-                noise: self.noise,
-                // Only the noise draws are used here; the rules judge the shot elsewhere.
-                ruleset: None,
-            };
-            let Ok(study) = Study::new(spec) else {
+            let Ok(sampler) = turn.setup.sampler(intended, self.noise) else {
                 continue;
             };
             kept.push(intended);
             for j in 0..self.m {
-                let noisy = study.sample_flick(seed, u64::from(j));
+                let noisy = sampler.sample(seed, u64::from(j));
                 flicks.push(turn.legal(&noisy).unwrap_or(flick));
             }
         }
