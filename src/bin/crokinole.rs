@@ -16,7 +16,7 @@ use crokinole::io::{
     state_json, study_summary_json, write_outcomes, write_ruled_outcomes,
     write_ruled_traced_outcomes, write_traced_outcomes,
 };
-use crokinole::montecarlo::{CHUNK, Plan, Shard, Tally};
+use crokinole::montecarlo::{CHUNK, Sampling, Shard, Tally};
 use crokinole::play::{
     DEFAULT_NOISE, DEFAULT_STRATEGIES, PlayConfig, Strategy, is_inline_noise, parse_noise,
     parse_strategies,
@@ -266,7 +266,7 @@ fn main() -> ExitCode {
             output,
         } => montecarlo(
             &file,
-            Plan::new(seed, samples, shard),
+            Sampling::new(seed, samples, shard),
             shard.is_some(),
             threads,
             samples_out.as_deref(),
@@ -452,7 +452,7 @@ fn progress_bar(len: u64) -> ProgressBar {
 /// with `--shard`.
 fn montecarlo(
     file: &Path,
-    plan: Result<Plan, InputError>,
+    plan: Result<Sampling, InputError>,
     sharded: bool,
     threads: Option<u32>,
     samples_out: Option<&Path>,

@@ -145,8 +145,8 @@ struct ShotRecordDef {
 }
 
 #[derive(Serialize)]
-#[serde(remote = "crate::montecarlo::tally::Summary")]
-struct McSummaryDef {
+#[serde(remote = "crate::montecarlo::tally::StudySummary")]
+struct StudySummaryDef {
     pub samples: u64,
     pub seed: u64,
     pub input_hash: String,
@@ -319,7 +319,7 @@ struct TeamSummaryDef {
 }
 
 #[derive(Serialize)]
-#[serde(remote = "crate::play::summary::Summary")]
+#[serde(remote = "crate::play::summary::GamesSummary")]
 struct GamesSummaryDef {
     pub games: u64,
     pub seed: u64,
@@ -397,9 +397,9 @@ impl Serialize for crate::rules::ShotRecord {
     }
 }
 
-impl Serialize for crate::montecarlo::tally::Summary {
+impl Serialize for crate::montecarlo::tally::StudySummary {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        McSummaryDef::serialize(self, s)
+        StudySummaryDef::serialize(self, s)
     }
 }
 
@@ -493,7 +493,7 @@ impl Serialize for crate::play::summary::TeamSummary {
     }
 }
 
-impl Serialize for crate::play::summary::Summary {
+impl Serialize for crate::play::summary::GamesSummary {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         GamesSummaryDef::serialize(self, s)
     }

@@ -6,7 +6,7 @@ use crate::io::format::{Style, to_json};
 use crate::io::situation::{NoiseJson, from_json};
 use crate::io::strict::Obj;
 use crate::montecarlo::Noise;
-use crate::play::{GameLog, Summary};
+use crate::play::{GameLog, GamesSummary};
 
 /// The game log as printed by `crokinole play --games 1`: compact JSON and a newline.
 pub fn game_log_json(log: &GameLog) -> String {
@@ -19,7 +19,7 @@ pub fn game_log_json(log: &GameLog) -> String {
 /// line, every other value on one line except arrays of objects, which put each object on
 /// its own line; a trailing newline ([`Style::Rows`]). The bytes depend on the summary
 /// only.
-pub fn games_summary_json(summary: &Summary) -> String {
+pub fn games_summary_json(summary: &GamesSummary) -> String {
     to_json(summary, Style::Rows)
 }
 

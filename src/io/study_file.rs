@@ -17,7 +17,7 @@ use crate::io::strict::{Obj, present};
 use crate::io::{params_json, serialize_outcome};
 use crate::montecarlo::flick::PlayerFlick;
 use crate::montecarlo::study::{Sample, Study, StudySpec};
-use crate::montecarlo::tally::{POSITIONS_CAP, Summary, Tally};
+use crate::montecarlo::tally::{POSITIONS_CAP, StudySummary, Tally};
 use glam::DVec2;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -186,7 +186,7 @@ pub fn sample_line(s: &Sample) -> String {
 
 /// The summary as printed by `crokinole montecarlo` and `crokinole merge`: indented
 /// objects, arrays on one line, a trailing newline. The bytes depend on the summary only.
-pub fn study_summary_json(summary: &Summary) -> String {
+pub fn study_summary_json(summary: &StudySummary) -> String {
     to_json(summary, Style::TwoLevels)
 }
 

@@ -1,5 +1,5 @@
 //! A study: its definition ([`StudySpec`]), checked once ([`Study`]), which samples to run
-//! ([`Plan`], [`Shard`]), one sample ([`Sample`]), and the run itself ([`Study::run`]).
+//! ([`Sampling`], [`Shard`]), one sample ([`Sample`]), and the run itself ([`Study::run`]).
 //!
 //! Sample `i` with seed `s`: the intended flick, each parameter perturbed by its own
 //! truncated Gaussian read from the `(s, i)` streams of [`noise`](super::noise), turned
@@ -62,7 +62,7 @@ pub struct Study {
 
 /// Which samples of a study to run.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Plan {
+pub struct Sampling {
     /// Seed of every sample's random streams.
     pub seed: u64,
     /// Samples in the whole study.
@@ -139,10 +139,10 @@ impl FromStr for Shard {
     }
 }
 
-impl Plan {
+impl Sampling {
     /// Every sample of a study of `samples` samples, or only `shard`'s slice. Refuses zero
     /// samples (field `samples`) and a shard outside `1..=N` (field `shard`).
-    pub fn new(seed: u64, samples: u64, shard: Option<Shard>) -> Result<Plan, InputError> {
+    pub fn new(seed: u64, samples: u64, shard: Option<Shard>) -> Result<Sampling, InputError> {
         if samples == 0 {
             return Err(InputError::new("samples", "must be at least 1, got 0"));
         }
@@ -153,7 +153,7 @@ impl Plan {
             }
             None => 0..samples,
         };
-        Ok(Plan {
+        Ok(Sampling {
             seed,
             samples,
             range,
@@ -339,7 +339,7 @@ impl Study {
     /// count.
     pub fn run<T, E, M, S>(
         &self,
-        plan: &Plan,
+        plan: &Sampling,
         chunk: usize,
         map: M,
         mut sink: S,
@@ -363,7 +363,7 @@ impl Study {
     }
 
     /// The tally of `plan` (a run without per-sample output), chunk [`CHUNK`].
-    pub fn tally(&self, plan: &Plan) -> Tally {
+    pub fn tally(&self, plan: &Sampling) -> Tally {
         let run = self.run(
             plan,
             CHUNK,

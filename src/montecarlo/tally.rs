@@ -1,5 +1,5 @@
 //! The state of a study that shards merge exactly ([`Tally`]), and the statistics rendered
-//! from it ([`Summary`]).
+//! from it ([`StudySummary`]).
 //!
 //! A tally holds integers only: counts per outcome class, exact histograms of the score
 //! change (an integer, a multiple of 5) and of the opponent hits, and the shot disc's final
@@ -248,7 +248,7 @@ impl Tally {
 
     /// The statistics of a complete tally of a whole study. Refuses a shard's tally (the
     /// summary of a study is made once every shard is merged).
-    pub fn summary(&self) -> Result<Summary, InputError> {
+    pub fn summary(&self) -> Result<StudySummary, InputError> {
         if self.range != (0..self.samples) || !self.is_complete() {
             return Err(InputError::new(
                 "range",
@@ -267,7 +267,7 @@ impl Tally {
             .map(|(&v, &c)| u128::from(v) * u128::from(c))
             .sum();
         let no_hit = self.opponent_hits.get(&0).copied().unwrap_or(0);
-        Ok(Summary {
+        Ok(StudySummary {
             samples: n,
             seed: self.seed,
             input_hash: format!("{:016x}", self.input_hash),
@@ -298,7 +298,7 @@ impl Tally {
 
 /// The statistics of a study, as printed by `crokinole montecarlo` and `crokinole merge`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Summary {
+pub struct StudySummary {
     /// Samples in the study.
     pub samples: u64,
     /// The seed.

@@ -6,13 +6,13 @@
 //! ([`crate::rules::Game`]) judges it and keeps the score. [`PlayConfig::play`] plays one
 //! game into a [`GameLog`] (every shot with its intended and executed flick, outcome and
 //! verdict; every round; the winner); [`PlayConfig::play_many`] plays many in parallel
-//! into a [`Summary`]. Everything is a function of the configuration and its seed: the
+//! into a [`GamesSummary`]. Everything is a function of the configuration and its seed: the
 //! same for every thread count.
 //!
 //! - [`strategy`]: the [`Strategy`] trait and the built-in strategies ([`RandomFlick`],
 //!   [`Greedy`], [`MonteCarlo`], parsed by [`AnyStrategy`]).
 //! - [`run`]: [`PlayConfig`], [`GameLog`] and the seeds of games, decisions and executions.
-//! - [`summary`]: [`GameStats`], [`SummaryTally`], [`Summary`]; [`PlayConfig::play_many`].
+//! - [`summary`]: [`GameStats`], [`SummaryTally`], [`GamesSummary`]; [`PlayConfig::play_many`].
 //!
 //! The game log, the summary and the noise file as JSON are in [`crate::io`].
 //! - [`config`]: the command line's strategy lists and noise specifications.
@@ -54,4 +54,4 @@ pub use run::{GameLog, PlayConfig, PlayError, ShotLog};
 pub use strategy::{
     AnyStrategy, Decision, Greedy, MonteCarlo, NoLegalFlick, Planner, RandomFlick, Strategy, Turn,
 };
-pub use summary::{GameStats, Summary, SummaryTally, TeamSummary};
+pub use summary::{GameStats, GamesSummary, SummaryTally, TeamSummary};

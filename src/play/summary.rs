@@ -86,7 +86,7 @@ impl SummaryTally {
     }
 
     /// The summary of the games added (at least one) under `config`.
-    pub fn summary(&self, config: &PlayConfig) -> Summary {
+    pub fn summary(&self, config: &PlayConfig) -> GamesSummary {
         let n = self.games.max(1);
         let rounds = self.sums.rounds;
         let per = |x: u64, d: u64| if d == 0 { 0.0 } else { x as f64 / d as f64 };
@@ -109,7 +109,7 @@ impl SummaryTally {
                 }
             })
             .collect();
-        Summary {
+        GamesSummary {
             games: self.games,
             seed: config.seed,
             players: config.players,
@@ -131,9 +131,9 @@ impl SummaryTally {
 impl PlayConfig {
     /// Plays games `0..games` on the current rayon pool, `GAMES_CHUNK` at a time in
     /// parallel ([`crate::batch::map_ordered`]), and folds their [`GameStats`] serially in
-    /// game order into the [`Summary`]. The first failing game (in game order) stops the
+    /// game order into the [`GamesSummary`]. The first failing game (in game order) stops the
     /// run with its error. Identical for every thread count.
-    pub fn play_many(&self, games: u64) -> Result<Summary, PlayError> {
+    pub fn play_many(&self, games: u64) -> Result<GamesSummary, PlayError> {
         let mut tally = SummaryTally::default();
         let stats = crate::batch::map_ordered(0..games, GAMES_CHUNK, |g| {
             self.play(g).map(|log| GameStats::of(&log))
@@ -168,7 +168,7 @@ pub struct TeamSummary {
 
 /// The summary of a run of games (`crokinole play --games N`, `N > 1`).
 #[derive(Clone, Debug, PartialEq)]
-pub struct Summary {
+pub struct GamesSummary {
     /// Games played.
     pub games: u64,
     /// Seed of the run.
