@@ -432,7 +432,7 @@ fn bad_command_lines_are_refused() {
         r.stderr
     );
 
-    let missing = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/no-such-file.json");
+    let missing = fixture("no-such-file.json");
     let r = run(&["simulate", missing.to_str().unwrap()], None);
     assert_eq!(r.code, Some(1));
     assert!(r.stdout.is_empty());

@@ -21,6 +21,11 @@ use crate::shot::Outcome;
 use glam::DVec2;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+/// The `legal` key of a verdict: a verdict exists only for a legal placement.
+fn placement_was_legal(_: &ShotVerdict) -> bool {
+    true
+}
+
 /// A vector as `[x, y]`.
 fn vec2<S: Serializer>(v: &DVec2, s: S) -> Result<S::Ok, S::Error> {
     [v.x, v.y].serialize(s)
@@ -94,6 +99,9 @@ struct BoardDiscDef {
 #[derive(Serialize)]
 #[serde(remote = "crate::rules::ShotVerdict")]
 struct ShotVerdictDef {
+    /// Always `true` in the JSON (the contract of `docs/rules.md`): an illegal placement
+    /// gets no verdict, it is refused with a `PlacementError` before any physics runs.
+    #[serde(getter = "placement_was_legal")]
     pub legal: bool,
     pub ruleset: Ruleset,
     pub seat: u8,
@@ -502,6 +510,25 @@ impl Serialize for crate::play::summary::GamesSummary {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_verdict_still_says_legal_first() {
+        use crate::{Board, Flick, Physics};
+        let flick = Flick {
+            team: 0,
+            pos: DVec2::new(0.0, -0.3048),
+            vel: DVec2::new(0.0, 0.85),
+            spin: 0.0,
+        };
+        let (board, physics) = (Board::tournament(), Physics::default());
+        let v = crate::rules::judge_shot(&board, &physics, &[], 0, 2, Ruleset::Traditional, flick)
+            .unwrap();
+        let text = serde_json::to_string(&v).unwrap();
+        assert!(
+            text.starts_with(r#"{"legal":true,"ruleset":"traditional","seat":0,"#),
+            "{text}"
+        );
+    }
 
     #[test]
     fn rule_sets_serialize_as_their_names() {

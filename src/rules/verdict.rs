@@ -103,9 +103,6 @@ pub struct BoardDisc {
 /// What the rules made of one shot. Serialized with these field names (snake_case).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ShotVerdict {
-    /// Whether the placement was legal. Always `true`: an illegal placement gets no verdict,
-    /// it is refused with a [`crate::rules::PlacementError`] before any physics runs.
-    pub legal: bool,
     /// The rule set applied.
     pub ruleset: Ruleset,
     /// The shooter's seat (0-3).
@@ -334,7 +331,6 @@ pub fn apply_rules(
         })
         .collect();
     Ok(ShotVerdict {
-        legal: true,
         ruleset,
         seat,
         team,
