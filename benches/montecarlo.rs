@@ -7,7 +7,8 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use crokinole::io::parse_shot_file;
-use crokinole::montecarlo::{Plan, parse_study_file};
+use crokinole::io::parse_study_file;
+use crokinole::montecarlo::Sampling;
 use crokinole::{Board, Physics, Shot, run_batch};
 use std::hint::black_box;
 use std::time::Duration;
@@ -56,7 +57,7 @@ fn batches(c: &mut Criterion) {
 fn study(c: &mut Criterion) {
     let study = parse_study_file(include_str!("../fixtures/montecarlo/opening.json"))
         .expect("fixture parses");
-    let plan = Plan::new(1, 100_000, None).expect("a plan");
+    let plan = Sampling::new(1, 100_000, None).expect("a plan");
     let mut g = c.benchmark_group("montecarlo/opening_100k");
     g.throughput(Throughput::Elements(plan.samples));
     g.sample_size(10);

@@ -2,19 +2,16 @@
 //! shots one by one, for every thread count, every split of the batch and every chunk size
 //! of the streaming form; errors attributed to their global index; shots read lazily.
 
+mod fixture;
+
 use crokinole::batch::{map_ordered, run_batch, stream_batch};
-use crokinole::io::{outcomes_to_string, parse_shot_file};
+use crokinole::io::outcomes_to_string;
 use crokinole::{Board, InputError, Outcome, Physics, Shot, run_shot};
 use std::cell::Cell;
-use std::path::Path;
 
 fn load(name: &str, take: usize) -> (Board, Physics, Vec<Shot>) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures")
-        .join(name);
-    let text = std::fs::read_to_string(path).unwrap();
-    let (board, physics, entries) = parse_shot_file(&text).unwrap();
-    let shots = entries.into_iter().take(take).map(|e| e.shot).collect();
+    let (board, physics, mut shots) = fixture::shots(name);
+    shots.truncate(take);
     (board, physics, shots)
 }
 

@@ -3,17 +3,14 @@
 //! refusal naming the shot, the field and the problem for every class of bad input.
 
 mod binary;
+mod fixture;
 
 use binary::run;
 
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures")
-        .join(name)
-}
+use fixture::path as fixture;
 
 fn simulate_file(path: &Path, threads: &str) -> Vec<u8> {
     let r = run(
@@ -439,7 +436,7 @@ fn bad_command_lines_are_refused() {
         r.stderr
     );
 
-    let missing = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/no-such-file.json");
+    let missing = fixture("no-such-file.json");
     let r = run(&["simulate", missing.to_str().unwrap()], None);
     assert_eq!(r.code, Some(1));
     assert!(r.stdout.is_empty());

@@ -2,17 +2,9 @@
 //! quiet steps) equals `World::step` called by hand; `run_batch` equals running shots one by
 //! one, on pools of 1, 2 and 3 threads; repeated runs are identical.
 
-use crokinole::io::parse_shot_file;
-use crokinole::{Outcome, Shot, World, run_batch, run_shot};
-use std::path::Path;
+mod fixture;
 
-fn fixture(name: &str) -> (crokinole::Board, crokinole::Physics, Vec<Shot>) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures")
-        .join(name);
-    let (b, p, entries) = parse_shot_file(&std::fs::read_to_string(path).unwrap()).unwrap();
-    (b, p, entries.into_iter().map(|e| e.shot).collect())
-}
+use crokinole::{Outcome, World, run_batch, run_shot};
 
 /// Everything observable about a world, bit for bit.
 fn state(w: &World) -> String {
@@ -30,7 +22,7 @@ fn state(w: &World) -> String {
 #[test]
 fn run_is_bit_identical_to_stepping_by_hand() {
     for name in ["example.json", "opening.json", "crowded.json"] {
-        let (b, p, shots) = fixture(name);
+        let (b, p, shots) = fixture::shots(name);
         let max_steps = (p.max_time / p.dt).ceil() as u64;
         for (k, shot) in shots.iter().enumerate().step_by(3) {
             let mut ran = shot.world(&b, &p).unwrap();
@@ -47,7 +39,7 @@ fn run_is_bit_identical_to_stepping_by_hand() {
 /// `run_batch` on 1, 2 and 3 threads returns exactly the serial outcomes, in input order.
 #[test]
 fn batches_match_serial_runs_for_every_thread_count() {
-    let (b, p, shots) = fixture("crowded.json");
+    let (b, p, shots) = fixture::shots("crowded.json");
     let serial: Vec<Outcome> = shots.iter().map(|s| run_shot(&b, &p, s).unwrap()).collect();
     for threads in [1, 2, 3] {
         let pool = rayon::ThreadPoolBuilder::new()

@@ -4,24 +4,26 @@
 //! staying legal, the score and hit definitions, exact merges, refusals of bad studies,
 //! pinned random draws and a golden summary.
 
+mod fixture;
 mod golden_file;
 
 use crokinole::io::outcomes_to_string;
-use crokinole::montecarlo::flick::{in_quadrant, max_offset};
+use crokinole::io::{
+    input_hash, parse_state, parse_study_file, sample_line, state_json, study_summary_json,
+};
+use crokinole::montecarlo::flick::max_offset;
 use crokinole::montecarlo::noise::{Draws, Param};
 use crokinole::montecarlo::{
-    CHUNK, Noise, Plan, PlayerFlick, ShotClass, Study, StudySpec, Tally, parse_state,
-    parse_study_file, sample_line, state_json, summary_json,
+    CHUNK, Noise, PlayerFlick, Sampling, ShotClass, Study, StudySpec, Tally,
 };
 use crokinole::rules::Ruleset;
+use crokinole::rules::placement::in_quadrant;
 use crokinole::{Board, Physics, Placed, run_shot};
 use glam::DVec2;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 fn fixture_path(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures/montecarlo")
-        .join(name)
+    fixture::path(&format!("montecarlo/{name}"))
 }
 
 fn study(name: &str) -> Study {
@@ -37,7 +39,7 @@ fn pool(threads: usize) -> rayon::ThreadPool {
 }
 
 /// Every sample line and the state of a run: the bytes a run produces.
-fn run_bytes(study: &Study, plan: &Plan, chunk: usize) -> (String, String) {
+fn run_bytes(study: &Study, plan: &Sampling, chunk: usize) -> (String, String) {
     let mut lines = String::new();
     let tally = study
         .run(plan, chunk, sample_line, |line| {
@@ -73,7 +75,7 @@ const STRAIGHT: PlayerFlick = PlayerFlick {
 fn results_are_identical_for_1_2_3_and_8_threads() {
     for name in ["crowded.json", "takeout.json"] {
         let s = study(name);
-        let plan = Plan::new(11, 150, None).unwrap();
+        let plan = Sampling::new(11, 150, None).unwrap();
         let want = pool(1).install(|| run_bytes(&s, &plan, CHUNK));
         assert_eq!(want.0.lines().count(), 150);
         for threads in [2, 3, 8] {
@@ -86,7 +88,7 @@ fn results_are_identical_for_1_2_3_and_8_threads() {
 #[test]
 fn the_chunk_size_changes_nothing() {
     let s = study("crowded.json");
-    let plan = Plan::new(3, 100, None).unwrap();
+    let plan = Sampling::new(3, 100, None).unwrap();
     let want = pool(2).install(|| run_bytes(&s, &plan, CHUNK));
     for chunk in [0, 1, 7, 33, 99, 100] {
         let got = pool(2).install(|| run_bytes(&s, &plan, chunk));
@@ -97,10 +99,10 @@ fn the_chunk_size_changes_nothing() {
 #[test]
 fn sample_i_depends_only_on_the_seed_and_i() {
     let s = study("takeout.json");
-    let (all, _) = run_bytes(&s, &Plan::new(5, 60, None).unwrap(), 16);
+    let (all, _) = run_bytes(&s, &Sampling::new(5, 60, None).unwrap(), 16);
     let all: Vec<&str> = all.lines().collect();
     // A slice of the study run alone, or one sample on its own, gives the same lines.
-    let part = Plan {
+    let part = Sampling {
         seed: 5,
         samples: 60,
         range: 41..60,
@@ -125,7 +127,7 @@ fn zero_noise_reproduces_the_single_shot_in_every_sample() {
         let want = outcomes_to_string(std::slice::from_ref(&single));
         let mut samples = 0;
         s.run(
-            &Plan::new(99, 40, None).unwrap(),
+            &Sampling::new(99, 40, None).unwrap(),
             8,
             |sample| {
                 assert_eq!(sample.flick, spec.flick);
@@ -158,7 +160,7 @@ fn a_slow_well_aimed_20_with_tiny_noise_scores_20() {
         };
         let s = Study::new(spec).unwrap();
         let summary = s
-            .tally(&Plan::new(1, 300, None).unwrap())
+            .tally(&Sampling::new(1, 300, None).unwrap())
             .summary()
             .unwrap();
         let twenty = summary.shooter.twenty;
@@ -359,7 +361,7 @@ fn an_opening_shot_short_of_the_15_line_is_removed_by_the_rules_only() {
     );
     // And the summary counts it under `removed`.
     let summary = ruled
-        .tally(&Plan::new(1, 3, None).unwrap())
+        .tally(&Sampling::new(1, 3, None).unwrap())
         .summary()
         .unwrap();
     assert_eq!(summary.shooter.removed.count, 3);
@@ -368,13 +370,12 @@ fn an_opening_shot_short_of_the_15_line_is_removed_by_the_rules_only() {
 
 #[test]
 fn naming_a_rule_set_changes_the_input_hash_and_only_then() {
-    let plain = Study::new(spec_with(STRAIGHT, Noise::NONE)).unwrap();
-    let ruled = Study::new(StudySpec {
+    let plain = spec_with(STRAIGHT, Noise::NONE);
+    let ruled = StudySpec {
         ruleset: Some(Ruleset::Traditional),
         ..spec_with(STRAIGHT, Noise::NONE)
-    })
-    .unwrap();
-    assert_ne!(plain.input_hash(), ruled.input_hash());
+    };
+    assert_ne!(input_hash(&plain), input_hash(&ruled));
     let text = r#"{"seat": 0, "flick": {"speed": 0.85}, "ruleset": "tournament"}"#;
     assert_eq!(
         parse_study_file(text).unwrap().spec().ruleset,
@@ -385,9 +386,9 @@ fn naming_a_rule_set_changes_the_input_hash_and_only_then() {
 #[test]
 fn shards_merge_into_exactly_the_tally_of_one_run() {
     let s = study("crowded.json");
-    let whole = s.tally(&Plan::new(8, 90, None).unwrap());
+    let whole = s.tally(&Sampling::new(8, 90, None).unwrap());
     let shard = |k, n| {
-        let plan = Plan::new(8, 90, Some(format!("{k}/{n}").parse().unwrap())).unwrap();
+        let plan = Sampling::new(8, 90, Some(format!("{k}/{n}").parse().unwrap())).unwrap();
         let t = s.tally(&plan);
         // Through the state file and back, as `crokinole merge` reads it.
         let back = parse_state(&state_json(&t)).unwrap();
@@ -398,8 +399,8 @@ fn shards_merge_into_exactly_the_tally_of_one_run() {
     let merged = Tally::merge(parts.clone()).unwrap();
     assert_eq!(merged, whole);
     assert_eq!(
-        summary_json(&merged.summary().unwrap()),
-        summary_json(&whole.summary().unwrap())
+        study_summary_json(&merged.summary().unwrap()),
+        study_summary_json(&whole.summary().unwrap())
     );
 
     let refuse = |parts: Vec<(String, Tally)>, fragment: &str| {
@@ -411,14 +412,14 @@ fn shards_merge_into_exactly_the_tally_of_one_run() {
     twice.push(parts[0].clone());
     refuse(twice, "shards overlap");
     let mut other_seed = parts.clone();
-    other_seed[1].1 = s.tally(&Plan::new(9, 90, Some("1/4".parse().unwrap())).unwrap());
+    other_seed[1].1 = s.tally(&Sampling::new(9, 90, Some("1/4".parse().unwrap())).unwrap());
     refuse(other_seed, "seed 9");
     let mut other_study = parts.clone();
     other_study[2].1 =
-        study("takeout.json").tally(&Plan::new(8, 90, Some("4/4".parse().unwrap())).unwrap());
+        study("takeout.json").tally(&Sampling::new(8, 90, Some("4/4".parse().unwrap())).unwrap());
     refuse(other_study, "input hash");
     let mut other_size = parts.clone();
-    other_size[0].1 = s.tally(&Plan::new(8, 91, Some("3/4".parse().unwrap())).unwrap());
+    other_size[0].1 = s.tally(&Sampling::new(8, 91, Some("3/4".parse().unwrap())).unwrap());
     refuse(other_size, "samples 91");
     refuse(vec![], "no shard");
     assert!(
@@ -513,7 +514,7 @@ fn bad_studies_are_refused_naming_the_field() {
         .unwrap();
     assert_eq!(e.field, "ruleset", "{e}");
     assert!(e.problem.contains("traditional"), "{e}");
-    let e = Plan::new(1, 0, None).unwrap_err();
+    let e = Sampling::new(1, 0, None).unwrap_err();
     assert_eq!(
         (e.field.as_str(), e.problem.as_str()),
         ("samples", "must be at least 1, got 0")
@@ -583,8 +584,8 @@ fn the_summary_for_a_fixed_seed_is_golden() {
         ),
     ] {
         let s = study(name);
-        let tally = s.tally(&Plan::new(2024, samples, None).unwrap());
-        let actual = summary_json(&tally.summary().unwrap());
+        let tally = s.tally(&Sampling::new(2024, samples, None).unwrap());
+        let actual = study_summary_json(&tally.summary().unwrap());
         let path = fixture_path(golden);
         golden_file::check(
             &path,

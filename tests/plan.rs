@@ -5,18 +5,17 @@
 //! reproduces it; the objectives mean what they say; the planner strategy plays games; bad
 //! requests are refused with the field named; and a golden plan.
 
+mod fixture;
 mod golden_file;
 
-use crokinole::montecarlo::{Noise, Plan as McPlan, PlayerFlick, ShotClass, Study, StudySpec};
-use crokinole::plan::{
-    AimAt, Budget, Objective, Plan, PlanConfig, Request, Setup, parse_suggest_file, plan_json,
-    suggest,
-};
+use crokinole::io::{game_log_json, parse_suggest_file, plan_json};
+use crokinole::montecarlo::{Noise, PlayerFlick, Sampling, ShotClass, Study, StudySpec};
+use crokinole::plan::{AimAt, Budget, Objective, Plan, PlanConfig, Request, Setup, suggest};
 use crokinole::play::{AnyStrategy, PlayConfig, Strategy};
 use crokinole::rules::Ruleset;
 use crokinole::{Board, Physics, Placed};
 use glam::DVec2;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// A steady player: 2 mm placement, 4 mrad aim, 1 % speed.
 const SMALL: Noise = Noise {
@@ -27,9 +26,7 @@ const SMALL: Noise = Noise {
 };
 
 fn fixture_path(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures/suggest")
-        .join(name)
+    fixture::path(&format!("suggest/{name}"))
 }
 
 fn pool(threads: usize) -> rayon::ThreadPool {
@@ -55,7 +52,7 @@ fn plan(discs: Vec<Placed>, ruleset: Ruleset, noise: Noise, config: &PlanConfig)
 }
 
 /// An independent study of a suggested flick from seat 0 (its own seed and sample count).
-fn study_of(plan: &Plan, discs: Vec<Placed>, noise: Noise) -> crokinole::montecarlo::Summary {
+fn study_of(plan: &Plan, discs: Vec<Placed>, noise: Noise) -> crokinole::montecarlo::StudySummary {
     let study = Study::new(StudySpec {
         board: Board::tournament(),
         physics: Physics::default(),
@@ -68,7 +65,7 @@ fn study_of(plan: &Plan, discs: Vec<Placed>, noise: Noise) -> crokinole::monteca
     })
     .unwrap();
     study
-        .tally(&McPlan::new(9999, 2000, None).unwrap())
+        .tally(&Sampling::new(9999, 2000, None).unwrap())
         .summary()
         .unwrap()
 }
@@ -253,10 +250,7 @@ fn the_planner_strategy_plays_legal_shots() {
     );
     assert_eq!(log.seats[0].strategy, "planner:budget=1000:spin=0");
     let again = pool(1).install(|| config.play(0)).unwrap();
-    assert_eq!(
-        crokinole::play::game_log_json(&log),
-        crokinole::play::game_log_json(&again)
-    );
+    assert_eq!(game_log_json(&log), game_log_json(&again));
 }
 
 #[test]

@@ -8,11 +8,12 @@
 
 mod binary;
 
+use crokinole::io::{game_log_json, games_summary_json};
 use crokinole::montecarlo::{Noise, PlayerFlick};
 use crokinole::play::strategy::candidate;
 use crokinole::play::{
     AnyStrategy, GameStats, Greedy, MonteCarlo, PlayConfig, RandomFlick, Strategy, SummaryTally,
-    Turn, game_log_json, parse_noise, parse_strategies, summary_json,
+    Turn, parse_noise, parse_strategies,
 };
 use crokinole::rules::{Game, Ruleset};
 use crokinole::{Board, Flick, Physics};
@@ -354,7 +355,7 @@ fn games_and_summaries_do_not_depend_on_threads() {
     assert_eq!(game_log_json(&one), game_log_json(&two));
     let s1 = pool(1).install(|| c.play_many(3).unwrap());
     let s2 = pool(2).install(|| c.play_many(3).unwrap());
-    assert_eq!(summary_json(&s1), summary_json(&s2));
+    assert_eq!(games_summary_json(&s1), games_summary_json(&s2));
     let mut tally = SummaryTally::default();
     for g in 0..3 {
         tally.add(&GameStats::of(&c.play(g).unwrap()));
@@ -496,7 +497,7 @@ fn the_cli_log_is_the_library_game_and_thread_independent() {
     assert_eq!(summary["rounds"], 8);
     assert_eq!(
         String::from_utf8(s).unwrap(),
-        summary_json(&c.play_many(2).unwrap())
+        games_summary_json(&c.play_many(2).unwrap())
     );
 }
 

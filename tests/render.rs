@@ -4,6 +4,7 @@
 //! `simulate --trace` behave at the command line.
 
 mod binary;
+mod fixture;
 
 use crokinole::io::{outcomes_to_string, parse_shot_file};
 use crokinole::render::{cloud_svg, heatmap_svg, parse_suggest, parse_summary, shot_svg};
@@ -11,13 +12,9 @@ use crokinole::trace::{Trace, trace_shot, trace_world};
 use crokinole::{Board, Disc, DiscState, EventKind, Physics, Shot, World, run_shot};
 use glam::DVec2;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures")
-        .join(name)
-}
+use fixture::path as fixture;
 
 fn read(name: &str) -> String {
     std::fs::read_to_string(fixture(name)).unwrap()

@@ -11,15 +11,15 @@
 use clap::builder::TypedValueParser as _;
 use clap::{Parser, Subcommand};
 use crokinole::io::{
-    check_rules, judge_outcomes, params_json, parse_shot_file, write_outcomes,
-    write_ruled_outcomes, write_ruled_traced_outcomes, write_traced_outcomes,
+    check_rules, game_log_json, games_summary_json, judge_outcomes, params_json, parse_noise_json,
+    parse_shot_file, parse_state, parse_study_file, parse_suggest_file, plan_json, sample_line,
+    state_json, study_summary_json, write_outcomes, write_ruled_outcomes,
+    write_ruled_traced_outcomes, write_traced_outcomes,
 };
-use crokinole::montecarlo::{
-    CHUNK, Plan, Shard, Tally, parse_state, parse_study_file, sample_line, state_json, summary_json,
-};
+use crokinole::montecarlo::{CHUNK, Sampling, Shard, Tally};
 use crokinole::play::{
-    DEFAULT_NOISE, DEFAULT_STRATEGIES, PlayConfig, Strategy, game_log_json, is_inline_noise,
-    parse_noise, parse_noise_json, parse_strategies,
+    DEFAULT_NOISE, DEFAULT_STRATEGIES, PlayConfig, Strategy, is_inline_noise, parse_noise,
+    parse_strategies,
 };
 use crokinole::rules::Ruleset;
 use crokinole::trace::{trace_batch, trace_shot};
@@ -266,7 +266,7 @@ fn main() -> ExitCode {
             output,
         } => montecarlo(
             &file,
-            Plan::new(seed, samples, shard),
+            Sampling::new(seed, samples, shard),
             shard.is_some(),
             threads,
             samples_out.as_deref(),
@@ -452,7 +452,7 @@ fn progress_bar(len: u64) -> ProgressBar {
 /// with `--shard`.
 fn montecarlo(
     file: &Path,
-    plan: Result<Plan, InputError>,
+    plan: Result<Sampling, InputError>,
     sharded: bool,
     threads: Option<u32>,
     samples_out: Option<&Path>,
@@ -490,7 +490,7 @@ fn montecarlo(
     let text = if sharded {
         state_json(&tally)
     } else {
-        summary_json(&tally.summary().map_err(Failure::Input)?)
+        study_summary_json(&tally.summary().map_err(Failure::Input)?)
     };
     write_output(output, |w| w.write_all(text.as_bytes()))
 }
@@ -557,7 +557,9 @@ fn merge(shards: &[PathBuf], output: Option<&Path>) -> Result<(), Failure> {
     }
     let whole = Tally::merge(parts).map_err(Failure::Input)?;
     let summary = whole.summary().map_err(Failure::Input)?;
-    write_output(output, |w| w.write_all(summary_json(&summary).as_bytes()))
+    write_output(output, |w| {
+        w.write_all(study_summary_json(&summary).as_bytes())
+    })
 }
 
 /// The game flags of `crokinole play`.
@@ -631,7 +633,7 @@ fn play(args: PlayArgs, threads: Option<u32>, output: Option<&Path>) -> Result<(
             .map(|log| game_log_json(&log))
     } else {
         pool.install(|| config.play_many(args.games))
-            .map(|s| crokinole::play::summary_json(&s))
+            .map(|s| games_summary_json(&s))
     }
     .map_err(|e| Failure::Io(format!("{e}")))?;
     write_output(output, |w| w.write_all(text.as_bytes()))
@@ -705,10 +707,10 @@ fn suggest(
     output: Option<&Path>,
 ) -> Result<(), Failure> {
     let text = read_input(file)?;
-    let f = crokinole::plan::parse_suggest_file(&text).map_err(Failure::Input)?;
+    let f = parse_suggest_file(&text).map_err(Failure::Input)?;
     let plan = pool(threads)?
         .install(|| crokinole::plan::suggest(&f.board, &f.physics, &f.request, &config))
         .map_err(Failure::Input)?;
-    let text = crokinole::plan::plan_json(&plan);
+    let text = plan_json(&plan);
     write_output(output, |w| w.write_all(text.as_bytes()))
 }

@@ -4,21 +4,31 @@
 //! The library never prints; the CLI (`src/bin/crokinole.rs`) reads, calls
 //! [`parse_shot_file`], runs the shots and calls [`write_outcomes`].
 
+mod format;
 pub(crate) mod json_path;
+mod model_json;
 mod outcome_file;
-mod pretty;
+mod play_file;
 mod ruled;
 pub(crate) mod shot_file;
 pub(crate) mod situation;
 pub(crate) mod strict;
+mod study_file;
+mod suggest_file;
 mod trace_json;
 
 pub use outcome_file::{
     outcomes_to_string, serialize_outcome, state_name, write_outcomes, write_traced_outcomes,
 };
+pub use play_file::{game_log_json, games_summary_json, parse_noise_json};
 pub use ruled::{
     check_rules, judge_outcomes, state_after_rules, write_ruled_outcomes,
     write_ruled_traced_outcomes,
 };
 pub use shot_file::{ShotEntry, params_json, parse_shot_file};
 pub use situation::Situation;
+pub use study_file::{
+    STATE_FORMAT, STATE_VERSION, canonical_json, engine_version, fnv1a, input_hash, parse_state,
+    parse_study_file, sample_line, state_json, study_summary_json,
+};
+pub use suggest_file::{SuggestFile, parse_suggest_file, plan_json};

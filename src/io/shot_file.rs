@@ -190,7 +190,7 @@ impl ShotJson {
             ));
         }
         let players = self.players.unwrap_or(2);
-        if players != 2 && players != 4 {
+        if !crate::rules::valid_players(players) {
             return Err(InputError::new(
                 "players",
                 format!("must be 2 or 4, got {players}"),
@@ -267,7 +267,7 @@ pub fn params_json(board: &Board, physics: &Physics) -> String {
         board: BoardJson::full(board),
         physics: PhysicsJson::full(physics),
     };
-    crate::io::pretty::to_string(&params)
+    crate::io::format::to_json(&params, crate::io::format::Style::Pretty)
 }
 
 #[cfg(test)]

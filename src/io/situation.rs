@@ -60,6 +60,18 @@ pub(crate) struct NoiseJson {
     spin: Option<f64>,
 }
 
+impl NoiseJson {
+    /// The widths, a missing key 0.
+    pub(crate) fn noise(&self) -> Noise {
+        Noise {
+            offset: self.offset.unwrap_or(0.0),
+            aim: self.aim.unwrap_or(0.0),
+            speed: self.speed.unwrap_or(0.0),
+            spin: self.spin.unwrap_or(0.0),
+        }
+    }
+}
+
 /// The situation's keys as read by serde, before the blocks are resolved.
 pub(crate) struct SituationJson<'a> {
     pub(crate) board: Option<&'a RawValue>,
@@ -207,15 +219,7 @@ impl Situation {
                     pos: DVec2::from(d.pos),
                 })
                 .collect(),
-            noise: match json.noise {
-                None => Noise::NONE,
-                Some(Obj(n)) => Noise {
-                    offset: n.offset.unwrap_or(0.0),
-                    aim: n.aim.unwrap_or(0.0),
-                    speed: n.speed.unwrap_or(0.0),
-                    spin: n.spin.unwrap_or(0.0),
-                },
-            },
+            noise: json.noise.map_or(Noise::NONE, |Obj(n)| n.noise()),
         })
     }
 }

@@ -19,6 +19,7 @@
 use super::detmath;
 use crate::board::Board;
 use crate::error::InputError;
+use crate::rules::placement::in_quadrant;
 use crate::shot::Flick;
 use glam::DVec2;
 
@@ -63,26 +64,6 @@ pub fn board_to_seat(seat: u8, v: DVec2) -> DVec2 {
         1 => DVec2::new(neg(v.y), v.x),
         2 => DVec2::new(neg(v.x), neg(v.y)),
         _ => DVec2::new(v.y, neg(v.x)),
-    }
-}
-
-/// Whether `pos` lies in seat `seat`'s quadrant: polar angle within 45 degrees (inclusive)
-/// of the seat's direction (270, 180, 90, 0 degrees for seats 0-3).
-pub fn in_quadrant(seat: u8, pos: DVec2) -> bool {
-    let local = board_to_seat(seat, pos);
-    local.y <= 0.0 && local.x.abs() <= neg(local.y)
-}
-
-/// The team of the player at `seat` with `players` at the table: two players sit at seats
-/// 0 (team 0) and 2 (team 1); four players in partnerships, seats 0 and 2 team 0, seats 1
-/// and 3 team 1. `None` for a seat nobody sits at (or a bad seat or player count).
-pub fn seat_team(seat: u8, players: u8) -> Option<u8> {
-    match (players, seat) {
-        (2, 0) => Some(0),
-        (2, 2) => Some(1),
-        (4, 0 | 2) => Some(0),
-        (4, 1 | 3) => Some(1),
-        _ => None,
     }
 }
 
@@ -226,16 +207,6 @@ mod tests {
         assert!(in_quadrant(1, DVec2::new(-d, d)));
         assert!(in_quadrant(3, DVec2::new(d, d)));
         assert!(!in_quadrant(2, DVec2::new(0.0, -0.3)));
-    }
-
-    #[test]
-    fn teams_follow_the_spec() {
-        assert_eq!(seat_team(0, 2), Some(0));
-        assert_eq!(seat_team(2, 2), Some(1));
-        assert_eq!(seat_team(1, 2), None);
-        assert_eq!(seat_team(3, 4), Some(1));
-        assert_eq!(seat_team(2, 4), Some(0));
-        assert_eq!(seat_team(0, 3), None);
     }
 
     #[test]

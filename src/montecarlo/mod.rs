@@ -8,7 +8,7 @@
 //! chunking or the other samples. Samples run in parallel on rayon in fixed-size chunks,
 //! in order ([`crate::batch::map_ordered`]); the statistics are folded serially into a
 //! [`Tally`] of integer counts and histograms, which shards of a study merge exactly
-//! ([`Tally::merge`]), and the [`Summary`] is rendered from the tally alone.
+//! ([`Tally::merge`]), and the [`StudySummary`] is rendered from the tally alone.
 //!
 //! Bit-identical on every machine: the flick-to-initial-conditions conversion and the
 //! sampler use only `+ - * /`, `sqrt` and the functions of [`detmath`] (no platform `sin`,
@@ -17,22 +17,25 @@
 //! - [`detmath`]: deterministic `sin`, `cos`, `ln`.
 //! - [`flick`]: seats, quadrants, teams; [`PlayerFlick`] to initial conditions.
 //! - [`noise`]: [`Noise`], the per-sample random streams, truncated Gaussians.
+//! - [`sampler`]: [`FlickSampler`], a player's executions of an intended flick.
 //! - [`score`]: the shot disc's outcome class, the change in board score, hits.
-//! - [`study`]: [`StudySpec`], [`Study`], [`Plan`], [`Shard`], [`Sample`]; running a study.
-//! - [`tally`]: [`Tally`] (the mergeable state) and [`Summary`] (the statistics).
-//! - [`file`](mod@file): the study file, the summary, the shard state and the sample lines as JSON.
+//! - [`study`]: [`StudySpec`], [`Study`], [`Sampling`], [`Shard`], [`Sample`]; running a study.
+//! - [`tally`]: [`Tally`] (the mergeable state) and [`StudySummary`] (the statistics).
+//!
+//! The study file, the summary, the shard state and the sample lines as JSON are read and
+//! written by [`crate::io`] (`io/study_file.rs`).
 
 pub mod detmath;
-pub mod file;
 pub mod flick;
 pub mod noise;
+pub mod sampler;
 pub mod score;
 pub mod study;
 pub mod tally;
 
-pub use file::{parse_state, parse_study_file, sample_line, state_json, summary_json};
 pub use flick::PlayerFlick;
 pub use noise::Noise;
+pub use sampler::FlickSampler;
 pub use score::{SampleResult, ShotClass};
-pub use study::{CHUNK, Plan, Sample, Shard, Study, StudySpec};
-pub use tally::{POSITIONS_CAP, Summary, Tally};
+pub use study::{CHUNK, Sample, Sampling, Shard, Study, StudySpec};
+pub use tally::{POSITIONS_CAP, StudySummary, Tally};

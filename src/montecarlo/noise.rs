@@ -26,6 +26,7 @@ use super::detmath;
 use crate::board::Board;
 use crate::error::InputError;
 use crate::params::Physics;
+use crate::rules::game::splitmix64;
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
 
@@ -163,6 +164,12 @@ impl Draws {
             legal(&value).then_some(value)
         })
     }
+}
+
+/// Combines a seed with a number into a new seed: `splitmix64(a ^ splitmix64(b))`
+/// ([`splitmix64`]). Used to give every game, shot and purpose its own seed.
+pub fn mix(a: u64, b: u64) -> u64 {
+    splitmix64(a ^ splitmix64(b))
 }
 
 #[cfg(test)]

@@ -1,5 +1,5 @@
 //! A study: its definition ([`StudySpec`]), checked once ([`Study`]), which samples to run
-//! ([`Plan`], [`Shard`]), one sample ([`Sample`]), and the run itself ([`Study::run`]).
+//! ([`Sampling`], [`Shard`]), one sample ([`Sample`]), and the run itself ([`Study::run`]).
 //!
 //! Sample `i` with seed `s`: the intended flick, each parameter perturbed by its own
 //! truncated Gaussian read from the `(s, i)` streams of [`noise`](super::noise), turned
@@ -8,8 +8,9 @@
 //! plan's range in parallel, a chunk at a time, in order ([`map_ordered`]), and folds
 //! them serially into a [`Tally`].
 
-use super::flick::{PlayerFlick, in_quadrant, seat_team};
-use super::noise::{Draws, Noise, Param};
+use super::flick::PlayerFlick;
+use super::noise::Noise;
+use super::sampler::{FlickSampler, flick_field};
 use super::score::{SampleResult, assess, assess_ruled, score_before};
 use super::tally::Tally;
 use crate::batch::{DEFAULT_CHUNK, map_ordered};
@@ -17,9 +18,8 @@ use crate::board::Board;
 use crate::disc::Disc;
 use crate::error::InputError;
 use crate::params::Physics;
-use crate::rules::{Ruleset, check_placement};
+use crate::rules::{Ruleset, check_placement, checked_team_of_seat};
 use crate::shot::{Outcome, Placed, Shot, outcome_of};
-use crate::validate::check_disc;
 use crate::world::World;
 use std::ops::Range;
 use std::str::FromStr;
@@ -62,7 +62,7 @@ pub struct Study {
 
 /// Which samples of a study to run.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Plan {
+pub struct Sampling {
     /// Seed of every sample's random streams.
     pub seed: u64,
     /// Samples in the whole study.
@@ -139,10 +139,10 @@ impl FromStr for Shard {
     }
 }
 
-impl Plan {
+impl Sampling {
     /// Every sample of a study of `samples` samples, or only `shard`'s slice. Refuses zero
     /// samples (field `samples`) and a shard outside `1..=N` (field `shard`).
-    pub fn new(seed: u64, samples: u64, shard: Option<Shard>) -> Result<Plan, InputError> {
+    pub fn new(seed: u64, samples: u64, shard: Option<Shard>) -> Result<Sampling, InputError> {
         if samples == 0 {
             return Err(InputError::new("samples", "must be at least 1, got 0"));
         }
@@ -153,47 +153,12 @@ impl Plan {
             }
             None => 0..samples,
         };
-        Ok(Plan {
+        Ok(Sampling {
             seed,
             samples,
             range,
         })
     }
-}
-
-/// Renames the shooter's fields of the world's checks to the study file's.
-fn flick_field(e: InputError) -> InputError {
-    let field = match e.field.as_str() {
-        "shooter.pos" => "flick.offset",
-        "shooter.vel" => "flick.speed",
-        "shooter.spin" => "flick.spin",
-        other => other,
-    };
-    InputError::new(field, e.problem)
-}
-
-/// The shooter's team for `seat` with `players` at the table, or the refusal: `players`
-/// not 2 or 4 (field `players`), a seat above 3 or nobody sits at (field `seat`: with two
-/// players they sit at seats 0 and 2).
-pub fn seat_of_table(players: u8, seat: u8) -> Result<u8, InputError> {
-    if players != 2 && players != 4 {
-        return Err(InputError::new(
-            "players",
-            format!("must be 2 or 4, got {players}"),
-        ));
-    }
-    if seat > 3 {
-        return Err(InputError::new(
-            "seat",
-            format!("must be 0, 1, 2 or 3, got {seat}"),
-        ));
-    }
-    seat_team(seat, players).ok_or_else(|| {
-        InputError::new(
-            "seat",
-            format!("with 2 players they sit at seats 0 and 2, got seat {seat}"),
-        )
-    })
 }
 
 /// A world holding the discs at rest of a position (ids `0..n` in order), each checked
@@ -225,26 +190,30 @@ impl Study {
     /// as the engine checks it: no overlap, speeds within `max_speed`). Fields are named as
     /// in the study file (`seat`, `discs[2].pos`, `flick.offset`, `noise.aim`).
     pub fn new(spec: StudySpec) -> Result<Study, InputError> {
-        let team = seat_of_table(spec.players, spec.seat)?;
+        let team = checked_team_of_seat(spec.players, spec.seat)?;
         let base = position_world(&spec.board, &spec.physics, &spec.discs)?;
-        let (r, m) = (spec.physics.disc_radius, spec.physics.disc_mass);
-        spec.noise.check(&spec.board, &spec.physics)?;
-        spec.flick.check(&spec.board, spec.seat)?;
+        let r = spec.physics.disc_radius;
+        FlickSampler::new(
+            &spec.board,
+            &spec.physics,
+            spec.seat,
+            team,
+            &base,
+            spec.flick,
+            spec.noise,
+        )?;
         let flick = spec.flick.to_flick(&spec.board, spec.seat, team);
-        let disc = Disc::at_rest(team, flick.pos, r, m).flicked(flick.vel, flick.spin);
-        check_disc(&base, &disc, "shooter").map_err(flick_field)?;
         if let Some(ruleset) = spec.ruleset {
             // The samples stay in the seat's quadrant (centre inside, the traditional test,
             // the stricter one) on the shooting line, so they pass wherever this one does.
             check_placement(&spec.board, r, spec.seat, spec.players, ruleset, &flick)
                 .map_err(|e| flick_field(e.into()))?;
         }
-        let input_hash = super::file::input_hash(&spec);
         Ok(Study {
             spec,
             team,
             base,
-            input_hash,
+            input_hash: 0,
         })
     }
 
@@ -258,11 +227,17 @@ impl Study {
         self.team
     }
 
-    /// FNV-1a (64 bit) of the study's canonical JSON (every key, defaults filled in;
-    /// [`file::canonical_json`](super::file::canonical_json)): shards of one study carry
-    /// the same hash, and `merge` refuses shards whose hashes differ.
+    /// The identity of the study's input that its tallies carry: shards of one study carry
+    /// the same hash, and `merge` refuses shards whose hashes differ. 0 unless set by
+    /// [`with_input_hash`](Study::with_input_hash); the study file reader sets FNV-1a
+    /// (64 bit) of the canonical JSON (`crate::io::input_hash`).
     pub fn input_hash(&self) -> u64 {
         self.input_hash
+    }
+
+    /// The study with `input_hash` as its [`input_hash`](Study::input_hash).
+    pub fn with_input_hash(self, input_hash: u64) -> Study {
+        Study { input_hash, ..self }
     }
 
     /// The shot of a flick: the position plus the shooter flicked as `flick` says.
@@ -278,68 +253,28 @@ impl Study {
         self.shot(&self.spec.flick)
     }
 
-    /// The shooter's disc for `flick`, if the engine accepts it in the position.
-    fn shooter_disc(&self, flick: &PlayerFlick) -> Option<Disc> {
-        let f = flick.to_flick(&self.spec.board, self.spec.seat, self.team);
-        let p = &self.spec.physics;
-        let disc = Disc::at_rest(self.team, f.pos, p.disc_radius, p.disc_mass);
-        let disc = disc.flicked(f.vel, f.spin);
-        let placed_ok = in_quadrant(self.spec.seat, f.pos);
-        (placed_ok && check_disc(&self.base, &disc, "shooter").is_ok()).then_some(disc)
+    /// The sampler of this study's executions ([`FlickSampler`]).
+    pub fn sampler(&self) -> FlickSampler<'_> {
+        let spec = &self.spec;
+        FlickSampler::new_unchecked(
+            &spec.board,
+            &spec.physics,
+            spec.seat,
+            self.team,
+            &self.base,
+            spec.flick,
+            spec.noise,
+        )
     }
 
-    /// The flick of sample `index` with seed `seed`: each parameter with a non-zero width
-    /// drawn from its Gaussian truncated to legal values (see [`noise`](super::noise)), in
-    /// the order offset, aim, speed, spin (each legality test sees the parameters drawn
-    /// before it and the intended values of the others). A parameter with width 0 keeps
-    /// its intended value exactly.
+    /// The shooter's disc for `flick`, if the engine accepts it in the position.
+    fn shooter_disc(&self, flick: &PlayerFlick) -> Option<Disc> {
+        self.sampler().shooter_disc(flick)
+    }
+
+    /// The flick of sample `index` with seed `seed`, drawn by [`FlickSampler::sample`].
     pub fn sample_flick(&self, seed: u64, index: u64) -> PlayerFlick {
-        let (spec, noise) = (&self.spec, &self.spec.noise);
-        let base = spec.flick;
-        let mut f = base;
-        let r = spec.physics.disc_radius;
-        let max_speed = spec.physics.max_speed;
-        if noise.offset > 0.0 {
-            let mut d = Draws::new(seed, index, Param::Offset);
-            f.offset = d
-                .truncated(
-                    |z| base.offset + noise.offset * z,
-                    |&o| {
-                        let mut g = f;
-                        g.offset = o;
-                        o.abs() <= spec.board.shooting_line_radius
-                            && self.shooter_disc(&g).is_some()
-                    },
-                )
-                .unwrap_or(base.offset);
-        }
-        if noise.aim > 0.0 {
-            let mut d = Draws::new(seed, index, Param::Aim);
-            f.aim = d
-                .truncated(|z| base.aim + noise.aim * z, |_| true)
-                .unwrap_or(base.aim);
-        }
-        if noise.speed > 0.0 {
-            let mut d = Draws::new(seed, index, Param::Speed);
-            let pos = f.position(&spec.board, spec.seat);
-            let dir = f.direction(spec.seat, pos);
-            f.speed = d
-                .truncated(
-                    |z| base.speed * (1.0 + noise.speed * z),
-                    |&v| v > 0.0 && (dir * v).length() <= max_speed,
-                )
-                .unwrap_or(base.speed);
-        }
-        if noise.spin > 0.0 {
-            let mut d = Draws::new(seed, index, Param::Spin);
-            f.spin = d
-                .truncated(
-                    |z| base.spin + noise.spin * z,
-                    |&w| w.abs() * r <= max_speed,
-                )
-                .unwrap_or(base.spin);
-        }
-        f
+        self.sampler().sample(seed, index)
     }
 
     /// Runs `flick` from the position as sample `index`.
@@ -404,7 +339,7 @@ impl Study {
     /// count.
     pub fn run<T, E, M, S>(
         &self,
-        plan: &Plan,
+        plan: &Sampling,
         chunk: usize,
         map: M,
         mut sink: S,
@@ -428,7 +363,7 @@ impl Study {
     }
 
     /// The tally of `plan` (a run without per-sample output), chunk [`CHUNK`].
-    pub fn tally(&self, plan: &Plan) -> Tally {
+    pub fn tally(&self, plan: &Sampling) -> Tally {
         let run = self.run(
             plan,
             CHUNK,

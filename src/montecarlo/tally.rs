@@ -1,5 +1,5 @@
 //! The state of a study that shards merge exactly ([`Tally`]), and the statistics rendered
-//! from it ([`Summary`]).
+//! from it ([`StudySummary`]).
 //!
 //! A tally holds integers only: counts per outcome class, exact histograms of the score
 //! change (an integer, a multiple of 5) and of the opponent hits, and the shot disc's final
@@ -13,7 +13,6 @@
 use super::score::{SampleResult, ShotClass};
 use crate::error::InputError;
 use glam::DVec2;
-use serde::Serialize;
 use std::collections::BTreeMap;
 use std::ops::Range;
 
@@ -249,7 +248,7 @@ impl Tally {
 
     /// The statistics of a complete tally of a whole study. Refuses a shard's tally (the
     /// summary of a study is made once every shard is merged).
-    pub fn summary(&self) -> Result<Summary, InputError> {
+    pub fn summary(&self) -> Result<StudySummary, InputError> {
         if self.range != (0..self.samples) || !self.is_complete() {
             return Err(InputError::new(
                 "range",
@@ -268,7 +267,7 @@ impl Tally {
             .map(|(&v, &c)| u128::from(v) * u128::from(c))
             .sum();
         let no_hit = self.opponent_hits.get(&0).copied().unwrap_or(0);
-        Ok(Summary {
+        Ok(StudySummary {
             samples: n,
             seed: self.seed,
             input_hash: format!("{:016x}", self.input_hash),
@@ -298,8 +297,8 @@ impl Tally {
 }
 
 /// The statistics of a study, as printed by `crokinole montecarlo` and `crokinole merge`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Summary {
+#[derive(Clone, Debug, PartialEq)]
+pub struct StudySummary {
     /// Samples in the study.
     pub samples: u64,
     /// The seed.
@@ -321,7 +320,7 @@ pub struct Summary {
 }
 
 /// One proportion with its 95 % Wilson score interval.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Proportion {
     /// Samples with the property.
     pub count: u64,
@@ -363,7 +362,7 @@ impl Proportion {
 }
 
 /// The outcome classes of the shot disc.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Classes {
     /// Into the 20 hole.
     pub twenty: Proportion,
@@ -382,7 +381,7 @@ pub struct Classes {
 }
 
 /// An integer distribution, from its exact histogram.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Distribution {
     /// Mean.
     pub mean: f64,
@@ -399,7 +398,7 @@ pub struct Distribution {
 }
 
 /// The 5th, 25th, 50th, 75th and 95th percentiles.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Quantiles {
     /// 5th percentile.
     pub p05: i64,
@@ -459,7 +458,7 @@ impl Distribution {
 }
 
 /// Direct hits on opponent discs.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Hits {
     /// Mean number of distinct opponent discs hit directly.
     pub mean: f64,
@@ -470,7 +469,7 @@ pub struct Hits {
 }
 
 /// Final positions of the shot disc for the first samples of the study.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Positions {
     /// At most this many are kept ([`POSITIONS_CAP`]).
     pub cap: u64,

@@ -22,9 +22,9 @@
 //!    selection bias from earlier rounds; ranked by that.
 //!
 //! **Fair comparisons**: within a round sample `j` of every candidate uses the same
-//! random numbers ([`crate::montecarlo::Study::sample_flick`] with the round's seed:
+//! random numbers ([`FlickSampler::sample`](crate::montecarlo::FlickSampler::sample) with the round's seed:
 //! common random numbers), so candidates are compared under the same errors. Each round
-//! has its own seed, `mix(seed, round)` ([`crate::play::strategy::mix`]).
+//! has its own seed, `mix(seed, round)` ([`crate::montecarlo::noise::mix`]).
 //!
 //! **Budget** ([`Budget`]): in samples (simulated shots, the whole search included), or
 //! in seconds: a pilot run of the coarse candidates measures this position's throughput
@@ -53,22 +53,20 @@
 //! assert!(plan.top[0].value.mean > 15.0); // an empty board: a 20 most of the time
 //! ```
 
-pub mod file;
 pub mod objective;
 pub mod search;
 pub mod setup;
 
-pub use file::{SuggestFile, parse_suggest_file, plan_json};
 pub use objective::{Estimate, Judged, Objective, Stats};
 pub use search::{AimAt, Candidate, GridSpec, Schedule, Space};
 pub use setup::Setup;
 
 use crate::board::Board;
 use crate::error::InputError;
+use crate::montecarlo::noise::mix;
 use crate::montecarlo::tally::Proportion;
 use crate::montecarlo::{Noise, PlayerFlick};
 use crate::params::Physics;
-use crate::play::strategy::mix;
 use crate::rules::Ruleset;
 use crate::shot::Placed;
 use std::fmt;
@@ -253,7 +251,7 @@ pub struct Stage {
 /// The coarse sweep's grid of straight-ahead flicks: the heat map. Serialized as the
 /// `grid` member of the plan JSON, with these keys in this order; `crokinole render
 /// suggest` reads it back.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Grid {
     /// Offset it was evaluated at, m.
     pub offset: f64,
@@ -305,6 +303,81 @@ pub fn suggest(
     request: &Request,
     config: &PlanConfig,
 ) -> Result<Plan, InputError> {
+    let setup = checked_setup(board, physics, request, config)?;
+    let (noise, objective) = (request.noise, config.objective);
+    let space = &request.space;
+    let (cands, cells) = search::coarse(&setup, space, config.grid);
+    if cands.is_empty() {
+        return Err(InputError::new(
+            "search",
+            "no legal flick in the search space (every place on the line is blocked, or \
+             the ranges leave nothing)",
+        ));
+    }
+    let budget_samples = sample_budget(&setup, request, config, &cands);
+    let schedule = Schedule::new(
+        budget_samples,
+        cands.len(),
+        config.top,
+        noise != Noise::NONE,
+    )?;
+    let points = search::fifteen_points(&setup);
+    let mut rounds = Rounds {
+        setup: &setup,
+        noise,
+        objective,
+        seed: config.seed,
+        stages: Vec::new(),
+        used: 0,
+    };
+
+    // 1. The coarse sweep (and the grid).
+    let stats = rounds.run("coarse".into(), &cands, schedule.coarse, 0);
+    let grid = config
+        .grid
+        .then(|| heat_map(space, &cells, &stats, objective, schedule.coarse));
+
+    // 2. Refinement rounds around the best.
+    let (mut pool, mut pool_stats) = (cands, stats);
+    for (r, &m) in schedule.rounds.iter().enumerate() {
+        let order = search::ranking(&pool_stats);
+        let parents = search::pick(&pool, &order, search::PARENTS, search::PER_FAMILY, &points);
+        let next: Vec<Candidate> = parents
+            .iter()
+            .flat_map(|&p| search::neighbours(&setup, space, &pool[p], r as u32))
+            .collect();
+        let s = rounds.run(format!("refine {}", r + 1), &next, m, 1 + r as u64);
+        (pool, pool_stats) = (next, s);
+    }
+
+    // 3. The final evaluation of the best, one per target first, on fresh numbers.
+    let order = search::ranking(&pool_stats);
+    let finals: Vec<Candidate> = search::pick(&pool, &order, config.top, 1, &points)
+        .into_iter()
+        .map(|i| pool[i])
+        .collect();
+    let stats = rounds.run("final".into(), &finals, schedule.last, 1 << 16);
+    let top = suggestions(&finals, &stats, objective);
+    Ok(Plan {
+        objective,
+        seed: config.seed,
+        budget: config.budget,
+        budget_samples,
+        samples_used: rounds.used,
+        stages: rounds.stages,
+        top,
+        grid,
+    })
+}
+
+/// The seat about to shoot, with the request and the configuration checked: the table,
+/// seat and position ([`Setup::new`]), the noise, the search space, the budget and `top`.
+fn checked_setup<'a>(
+    board: &'a Board,
+    physics: &'a Physics,
+    request: &'a Request,
+    config: &PlanConfig,
+) -> Result<Setup<'a>, InputError> {
     let setup = Setup::new(
         board,
         physics,
@@ -322,26 +395,26 @@ pub fn suggest(
             format!("must be 1 to {MAX_TOP}, got {}", config.top),
         ));
     }
-    let (noise, objective) = (request.noise, config.objective);
-    let space = &request.space;
-    let (cands, cells) = search::coarse(&setup, space, config.grid);
-    if cands.is_empty() {
-        return Err(InputError::new(
-            "search",
-            "no legal flick in the search space (every place on the line is blocked, or \
-             the ranges leave nothing)",
-        ));
-    }
-    let noisy = noise != Noise::NONE;
-    let budget_samples = match config.budget {
+    Ok(setup)
+}
+
+/// The budget in samples: as given, or for a time budget, what a pilot run of the coarse
+/// candidates (one sample each) says this machine simulates in 70 % of the time left.
+fn sample_budget(
+    setup: &Setup<'_>,
+    request: &Request,
+    config: &PlanConfig,
+    cands: &[Candidate],
+) -> u64 {
+    match config.budget {
         Budget::Samples(n) => n,
         Budget::Seconds(t) => {
             let clock = Instant::now();
             let _ = search::evaluate(
-                &setup,
-                noise,
-                objective,
-                &cands,
+                setup,
+                request.noise,
+                config.objective,
+                cands,
                 1,
                 mix(config.seed, 1 << 20),
             );
@@ -351,67 +424,79 @@ pub fn suggest(
             let left = (t - clock.elapsed().as_secs_f64()).max(0.0);
             ((0.7 * left / per_shot.max(1e-9)) as u64).max(search::MIN_BUDGET)
         }
-    };
-    let schedule = Schedule::new(budget_samples, cands.len(), config.top, noisy)?;
-    let points = search::fifteen_points(&setup);
-    let mut stages = Vec::new();
-    let mut used = 0u64;
-    let mut run = |name: String, cands: &[Candidate], m: u32, round: u64| {
-        stages.push(Stage {
+    }
+}
+
+/// The evaluation rounds of one search: each round's candidates evaluated with the
+/// round's own seed, `mix(seed, round)`, and recorded as a [`Stage`].
+struct Rounds<'s, 'a> {
+    setup: &'s Setup<'a>,
+    noise: Noise,
+    objective: Objective,
+    seed: u64,
+    stages: Vec<Stage>,
+    /// Samples simulated so far.
+    used: u64,
+}
+
+impl Rounds<'_, '_> {
+    /// Evaluates `cands` with `m` samples each as stage `name`, seeded for `round`.
+    fn run(&mut self, name: String, cands: &[Candidate], m: u32, round: u64) -> Vec<Option<Stats>> {
+        self.stages.push(Stage {
             name,
             candidates: cands.len(),
             samples: m,
         });
-        used += cands.len() as u64 * u64::from(m);
-        search::evaluate(&setup, noise, objective, cands, m, mix(config.seed, round))
-    };
-
-    // 1. The coarse sweep (and the grid).
-    let stats = run("coarse".into(), &cands, schedule.coarse, 0);
-    let grid = config.grid.then(|| {
-        let go = space.grid_offset();
-        Grid {
-            offset: go,
-            spin: space.spin.first().copied().unwrap_or(0.0),
-            aim: search::spread(space.aim[0], space.aim[1], space.grid.aims),
-            speed: search::spread(space.speed[0], space.speed[1], space.grid.speeds),
-            value: cells
-                .iter()
-                .map(|row| {
-                    row.iter()
-                        .map(|c| {
-                            c.and_then(|i| stats[i].as_ref())
-                                .map(|s| s.sum as f64 / s.n.max(1) as f64)
-                        })
-                        .collect()
-                })
-                .collect(),
-            objective,
-            samples: schedule.coarse,
-        }
-    });
-
-    // 2. Refinement rounds around the best.
-    let (mut pool, mut pool_stats) = (cands, stats);
-    for (r, &m) in schedule.rounds.iter().enumerate() {
-        let order = search::ranking(&pool_stats);
-        let parents = search::pick(&pool, &order, search::PARENTS, search::PER_FAMILY, &points);
-        let next: Vec<Candidate> = parents
-            .iter()
-            .flat_map(|&p| search::neighbours(&setup, space, &pool[p], r as u32))
-            .collect();
-        let s = run(format!("refine {}", r + 1), &next, m, 1 + r as u64);
-        (pool, pool_stats) = (next, s);
+        self.used += cands.len() as u64 * u64::from(m);
+        search::evaluate(
+            self.setup,
+            self.noise,
+            self.objective,
+            cands,
+            m,
+            mix(self.seed, round),
+        )
     }
+}
 
-    // 3. The final evaluation of the best, one per target first, on fresh numbers.
-    let order = search::ranking(&pool_stats);
-    let finals: Vec<Candidate> = search::pick(&pool, &order, config.top, 1, &points)
-        .into_iter()
-        .map(|i| pool[i])
-        .collect();
-    let stats = run("final".into(), &finals, schedule.last, 1 << 16);
-    let top = search::ranking(&stats)
+/// The heat map of the coarse sweep: the mean of each grid cell's candidate (`None` where
+/// no flick was legal or the engine refused a sample).
+fn heat_map(
+    space: &Space,
+    cells: &[Vec<Option<usize>>],
+    stats: &[Option<Stats>],
+    objective: Objective,
+    samples: u32,
+) -> Grid {
+    Grid {
+        offset: space.grid_offset(),
+        spin: space.spin.first().copied().unwrap_or(0.0),
+        aim: search::spread(space.aim[0], space.aim[1], space.grid.aims),
+        speed: search::spread(space.speed[0], space.speed[1], space.grid.speeds),
+        value: cells
+            .iter()
+            .map(|row| {
+                row.iter()
+                    .map(|c| {
+                        c.and_then(|i| stats[i].as_ref())
+                            .map(|s| s.sum as f64 / s.n.max(1) as f64)
+                    })
+                    .collect()
+            })
+            .collect(),
+        objective,
+        samples,
+    }
+}
+
+/// The final candidates as suggestions, best first (ties to the lowest index); a
+/// candidate one of whose samples the engine refused is left out.
+fn suggestions(
+    finals: &[Candidate],
+    stats: &[Option<Stats>],
+    objective: Objective,
+) -> Vec<Suggestion> {
+    search::ranking(stats)
         .into_iter()
         .enumerate()
         .filter_map(|(k, i)| {
@@ -427,15 +512,5 @@ pub fn suggest(
                 hit_opponent: s.hit_opponent(),
             })
         })
-        .collect();
-    Ok(Plan {
-        objective,
-        seed: config.seed,
-        budget: config.budget,
-        budget_samples,
-        samples_used: used,
-        stages,
-        top,
-        grid,
-    })
+        .collect()
 }

@@ -65,19 +65,6 @@ impl fmt::Display for Objective {
     }
 }
 
-impl serde::Serialize for Objective {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.name())
-    }
-}
-
-impl<'de> serde::Deserialize<'de> for Objective {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Objective, D::Error> {
-        let name = String::deserialize(d)?;
-        name.parse().map_err(serde::de::Error::custom)
-    }
-}
-
 impl FromStr for Objective {
     type Err = String;
 

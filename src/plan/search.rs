@@ -38,7 +38,7 @@ use super::setup::Setup;
 use crate::batch::{DEFAULT_CHUNK, map_ordered};
 use crate::error::InputError;
 use crate::montecarlo::flick::{max_offset, start_position};
-use crate::montecarlo::{Noise, PlayerFlick, Study, StudySpec};
+use crate::montecarlo::{FlickSampler, Noise, PlayerFlick};
 use crate::shot::{Flick, run_shot};
 use glam::DVec2;
 
@@ -526,7 +526,7 @@ pub fn pick(
 }
 
 /// Evaluates every candidate with `m` noisy executions, in one batch: sample `j` of every
-/// candidate is [`Study::sample_flick`]`(seed, j)` of a study of that candidate under
+/// candidate is [`FlickSampler::sample`](crate::montecarlo::FlickSampler::sample)`(seed, j)` of that candidate under
 /// `noise` (common random numbers: the same errors for every candidate), played as drawn
 /// if it is legal here and as intended otherwise, run by the engine, judged by the rules
 /// ([`Setup::judge`]). Shot `c m + j` of the batch is candidate `c`'s sample `j`; the
@@ -541,30 +541,16 @@ pub fn evaluate(
     m: u32,
     seed: u64,
 ) -> Vec<Option<Stats>> {
-    let studies: Vec<Option<Study>> = cands
+    let samplers: Vec<Option<FlickSampler>> = cands
         .iter()
-        .map(|c| {
-            Study::new(StudySpec {
-                board: setup.board().clone(),
-                physics: setup.physics().clone(),
-                players: setup.players(),
-                seat: setup.seat(),
-                discs: setup.discs().to_vec(),
-                flick: c.flick,
-                noise,
-                // Only the noise draws are used; the rules judge each sample below.
-                ruleset: None,
-            })
-            .ok()
-        })
+        .map(|c| setup.sampler(c.flick, noise).ok())
         .collect();
     let m64 = u64::from(m.max(1));
     let total = cands.len() as u64 * m64;
     let judged = map_ordered(0..total, DEFAULT_CHUNK, |i| {
         let (c, j) = ((i / m64) as usize, i % m64);
         let cand = &cands[c];
-        let study = studies[c].as_ref()?;
-        let noisy = study.sample_flick(seed, j);
+        let noisy = samplers[c].as_ref()?.sample(seed, j);
         let flick = setup.legal(&noisy).unwrap_or(cand.start);
         let shot = setup.shot(flick);
         let outcome = run_shot(setup.board(), setup.physics(), &shot).ok()?;

@@ -8,8 +8,8 @@
 use crate::board::Board;
 use crate::disc::Disc;
 use crate::error::InputError;
-use crate::montecarlo::PlayerFlick;
-use crate::montecarlo::study::{position_world, seat_of_table};
+use crate::montecarlo::study::position_world;
+use crate::montecarlo::{FlickSampler, Noise, PlayerFlick};
 use crate::params::Physics;
 use crate::rules::scoring::score_difference;
 use crate::rules::{Ruleset, ShotVerdict, apply_rules, board_score, check_placement};
@@ -48,7 +48,7 @@ impl<'a> Setup<'a> {
         seat: u8,
         discs: &'a [Placed],
     ) -> Result<Setup<'a>, InputError> {
-        let team = seat_of_table(players, seat)?;
+        let team = crate::rules::checked_team_of_seat(players, seat)?;
         let base = position_world(board, physics, discs)?;
         let before = board_score(board, physics.disc_radius, discs);
         Ok(Setup {
@@ -62,6 +62,29 @@ impl<'a> Setup<'a> {
             base,
             diff_before: score_difference(team, before, [0, 0]),
         })
+    }
+
+    /// The position alone (discs at rest), checked: the world every flick is added to.
+    pub fn base(&self) -> &World {
+        &self.base
+    }
+
+    /// The sampler of a player's executions of `intended` from this seat with `noise`
+    /// ([`FlickSampler::new`]), or its refusal.
+    pub fn sampler(
+        &self,
+        intended: PlayerFlick,
+        noise: Noise,
+    ) -> Result<FlickSampler<'_>, InputError> {
+        FlickSampler::new(
+            self.board,
+            self.physics,
+            self.seat,
+            self.team,
+            &self.base,
+            intended,
+            noise,
+        )
     }
 
     /// The board.

@@ -5,7 +5,6 @@
 use crate::error::InputError;
 use crate::montecarlo::Noise;
 use crate::play::strategy::AnyStrategy;
-use serde::Deserialize;
 
 /// The default `--noise` of `crokinole play`: a steady player (the error of
 /// `fixtures/montecarlo/opening.json`).
@@ -66,37 +65,6 @@ pub fn parse_noise(text: &str) -> Result<Noise, InputError> {
     Ok(noise)
 }
 
-/// A noise file: a JSON object with any of `offset`, `aim`, `speed`, `spin` (the `noise`
-/// block of a study file); unknown keys and `null` are refused.
-#[derive(Deserialize)]
-#[serde(
-    deny_unknown_fields,
-    expecting = "a noise object {offset, aim, speed, spin}"
-)]
-struct NoiseJson {
-    #[serde(default)]
-    offset: f64,
-    #[serde(default)]
-    aim: f64,
-    #[serde(default)]
-    speed: f64,
-    #[serde(default)]
-    spin: f64,
-}
-
-/// Parses a noise file's text (see [`is_inline_noise`]): `{"offset": 0.003, "aim": 0.01,
-/// "speed": 0.03, "spin": 0.5}`, missing keys 0. Errors name the field `noise`.
-pub fn parse_noise_json(text: &str) -> Result<Noise, InputError> {
-    let n: NoiseJson = serde_json::from_str(text)
-        .map_err(|e| InputError::new("noise", format!("not a noise object: {e}")))?;
-    Ok(Noise {
-        offset: n.offset,
-        aim: n.aim,
-        speed: n.speed,
-        spin: n.spin,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -110,9 +78,6 @@ mod tests {
         assert_eq!(parse_noise("wobble=1").unwrap_err().field, "noise");
         assert_eq!(parse_noise("aim=x").unwrap_err().field, "noise.aim");
         assert!(is_inline_noise("none") && !is_inline_noise("noise.json"));
-        assert_eq!(parse_noise_json(r#"{"speed": 0.1}"#).unwrap().speed, 0.1);
-        assert!(parse_noise_json(r#"{"sped": 0.1}"#).is_err());
-        assert!(parse_noise_json(r#"{"speed": null}"#).is_err());
     }
 
     #[test]

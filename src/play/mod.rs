@@ -6,13 +6,15 @@
 //! ([`crate::rules::Game`]) judges it and keeps the score. [`PlayConfig::play`] plays one
 //! game into a [`GameLog`] (every shot with its intended and executed flick, outcome and
 //! verdict; every round; the winner); [`PlayConfig::play_many`] plays many in parallel
-//! into a [`Summary`]. Everything is a function of the configuration and its seed: the
+//! into a [`GamesSummary`]. Everything is a function of the configuration and its seed: the
 //! same for every thread count.
 //!
 //! - [`strategy`]: the [`Strategy`] trait and the built-in strategies ([`RandomFlick`],
 //!   [`Greedy`], [`MonteCarlo`], parsed by [`AnyStrategy`]).
 //! - [`run`]: [`PlayConfig`], [`GameLog`] and the seeds of games, decisions and executions.
-//! - [`summary`]: [`GameStats`], [`SummaryTally`], [`Summary`] and [`summary_json`].
+//! - [`summary`]: [`GameStats`], [`SummaryTally`], [`GamesSummary`]; [`PlayConfig::play_many`].
+//!
+//! The game log, the summary and the noise file as JSON are in [`crate::io`].
 //! - [`config`]: the command line's strategy lists and noise specifications.
 //!
 //! ```
@@ -46,18 +48,10 @@ pub mod strategy;
 pub mod summary;
 
 pub use config::{
-    DEFAULT_NOISE, DEFAULT_STRATEGIES, is_inline_noise, parse_noise, parse_noise_json,
-    parse_strategies,
+    DEFAULT_NOISE, DEFAULT_STRATEGIES, is_inline_noise, parse_noise, parse_strategies,
 };
 pub use run::{GameLog, PlayConfig, PlayError, ShotLog};
 pub use strategy::{
     AnyStrategy, Decision, Greedy, MonteCarlo, NoLegalFlick, Planner, RandomFlick, Strategy, Turn,
 };
-pub use summary::{GameStats, Summary, SummaryTally, summary_json};
-
-/// The game log as printed by `crokinole play --games 1`: compact JSON and a newline.
-pub fn game_log_json(log: &GameLog) -> String {
-    let mut text = serde_json::to_string(log).expect("plain data always serializes");
-    text.push('\n');
-    text
-}
+pub use summary::{GameStats, GamesSummary, SummaryTally, TeamSummary};

@@ -4,7 +4,7 @@
 //!
 //! A shot of a game: the seat whose turn it is asks its strategy for the intended flick
 //! ([`Strategy::choose`]); the player then executes it with its error: the executed flick
-//! is [`Study::sample_flick`] of a study of the intended flick under the configuration's
+//! is [`FlickSampler::sample`](crate::montecarlo::FlickSampler::sample) of the intended flick under the configuration's
 //! [`Noise`], with the game's execution seed and the shot's number in the game as the
 //! sample (so each parameter follows its Gaussian truncated to legal values, exactly as in
 //! `crokinole montecarlo`); the game plays it ([`Game::play_outcome`] after [`run_shot`]).
@@ -18,17 +18,15 @@
 
 use crate::board::Board;
 use crate::error::InputError;
-use crate::io::serialize_outcome;
-use crate::montecarlo::{Noise, PlayerFlick, Study, StudySpec};
+use crate::montecarlo::noise::mix;
+use crate::montecarlo::{Noise, PlayerFlick};
 use crate::params::Physics;
-use crate::play::strategy::{NoLegalFlick, Strategy, Turn, mix};
-use crate::play::summary::{GameStats, Summary, SummaryTally};
+use crate::play::strategy::{NoLegalFlick, Strategy, Turn};
 use crate::rules::{
     Game, GameError, GameResult, RoundRecord, Ruleset, ShotVerdict, seats_in_play, team_of_seat,
     valid_players,
 };
 use crate::shot::{Flick, Outcome, run_shot};
-use serde::{Serialize, Serializer};
 use std::fmt;
 
 /// Tag of the decision seeds.
@@ -97,14 +95,13 @@ impl std::error::Error for PlayError {}
 
 /// A flick as a player describes it, in the log: `{"offset", "aim", "target"?, "speed",
 /// "spin"}` (`target` only when aimed at a point).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FlickLog {
     /// Place on the shooting line, m, in the seat's frame.
     pub offset: f64,
     /// Aim, rad (relative to the direction toward `target`, if any).
     pub aim: f64,
     /// Point aimed at, `[x, y]`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub target: Option<[f64; 2]>,
     /// Speed, m/s.
     pub speed: f64,
@@ -125,7 +122,7 @@ impl From<PlayerFlick> for FlickLog {
 }
 
 /// The executed flick's initial conditions, as the `shooter` of a shot file.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StartLog {
     /// Team.
     pub team: u8,
@@ -149,7 +146,7 @@ impl From<Flick> for StartLog {
 }
 
 /// The noise widths, in the log and the summary.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct NoiseLog {
     /// Offset, m.
     pub offset: f64,
@@ -173,7 +170,7 @@ impl From<Noise> for NoiseLog {
 }
 
 /// Who sits where.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct SeatLog {
     /// Seat, 0-3.
     pub seat: u8,
@@ -184,7 +181,7 @@ pub struct SeatLog {
 }
 
 /// One shot of a game.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ShotLog {
     /// Round, from 0.
     pub round: u32,
@@ -209,7 +206,6 @@ pub struct ShotLog {
     pub start: StartLog,
     /// The physics: an outcome of the outcome file (discs with the engine's states, events,
     /// steps, time).
-    #[serde(serialize_with = "outcome_json")]
     pub outcome: Outcome,
     /// What the rules made of it (the `rules` object of `simulate --rules`).
     pub verdict: ShotVerdict,
@@ -227,12 +223,8 @@ pub struct ShotLog {
     pub next_turn: Option<u8>,
 }
 
-fn outcome_json<S: Serializer>(o: &Outcome, s: S) -> Result<S::Ok, S::Error> {
-    serialize_outcome(o, s)
-}
-
 /// A whole game.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct GameLog {
     /// Index of the game in its run.
     pub game: u64,
@@ -357,7 +349,12 @@ impl PlayConfig {
                     ),
                 )))
             })?;
-            let executed = self.execute(&game, seat, decision.flick, execute, number);
+            // The flick the seat actually plays: sample `number` of its player's error
+            // around the intended flick (the intended flick itself if the sampler refuses).
+            let executed = turn
+                .setup()
+                .sampler(decision.flick, self.noise)
+                .map_or(decision.flick, |s| s.sample(execute, number));
             let (executed, flick) = match turn.legal(&executed) {
                 Some(flick) => (executed, flick),
                 None => (decision.flick, intended),
@@ -414,48 +411,5 @@ impl PlayConfig {
             winner: result.and_then(GameResult::winner),
             capped,
         })
-    }
-
-    /// The flick `seat` actually plays when it means `intended`: sample `number` of a
-    /// study of `intended` from the current position under the configuration's noise,
-    /// seeded with `seed`. The intended flick itself if the study refuses it.
-    fn execute(
-        &self,
-        game: &Game,
-        seat: u8,
-        intended: PlayerFlick,
-        seed: u64,
-        number: u64,
-    ) -> PlayerFlick {
-        let spec = StudySpec {
-            board: self.board.clone(),
-            physics: self.physics.clone(),
-            players: self.players,
-            seat,
-            discs: game.position().to_vec(),
-            flick: intended,
-            noise: self.noise,
-            // Only the noise draws are used here; the rules judge the shot elsewhere.
-            ruleset: None,
-        };
-        match Study::new(spec) {
-            Ok(study) => study.sample_flick(seed, number),
-            Err(_) => intended,
-        }
-    }
-
-    /// Plays games `0..games` on the current rayon pool, `GAMES_CHUNK` at a time in
-    /// parallel ([`crate::batch::map_ordered`]), and folds their [`GameStats`] serially in
-    /// game order into the [`Summary`]. The first failing game (in game order) stops the
-    /// run with its error. Identical for every thread count.
-    pub fn play_many(&self, games: u64) -> Result<Summary, PlayError> {
-        let mut tally = SummaryTally::default();
-        let stats = crate::batch::map_ordered(0..games, GAMES_CHUNK, |g| {
-            self.play(g).map(|log| GameStats::of(&log))
-        });
-        for s in stats {
-            tally.add(&s?);
-        }
-        Ok(tally.summary(self))
     }
 }

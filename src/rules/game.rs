@@ -29,15 +29,13 @@ use crate::params::Physics;
 use crate::rules::placement::{PlacementError, check_placement};
 use crate::rules::ruleset::Ruleset;
 use crate::rules::scoring::{round_points, round_totals};
+use crate::rules::seat::{next_seat, seat_in_play, seats_in_play, team_of_seat, valid_players};
 use crate::rules::verdict::{ShotVerdict, apply_rules};
-use crate::rules::{next_seat, seat_in_play, seats_in_play, team_of_seat, valid_players};
 use crate::shot::{Flick, Outcome, Placed, Shot, run_shot};
-use serde::Serialize;
 use std::fmt;
 
 /// How a finished game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GameResult {
     /// This team won.
     Won(u8),
@@ -56,7 +54,7 @@ impl GameResult {
 }
 
 /// The score of one finished round.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RoundRecord {
     /// Index of the round in the game, from 0.
     pub round: u32,
@@ -78,7 +76,7 @@ pub struct RoundRecord {
 }
 
 /// One accepted shot of a game.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ShotRecord {
     /// Round of the shot, from 0.
     pub round: u32,

@@ -11,8 +11,10 @@
 //! - [`scoring`]: zone points on the board and round points ([`board_score`],
 //!   [`round_points`]).
 //! - [`game`]: the game state machine ([`Game`]).
+//! - [`seat`]: the table itself: seats, teams and play order ([`team_of_seat`],
+//!   [`next_seat`]).
 //!
-//! This file holds the table itself: seats, teams and play order (`shared/spec/shot-file.md`).
+//! The table (`shared/spec/shot-file.md`):
 //! Seat `s` sits in the direction of polar angle 270, 180, 90, 0 degrees for `s = 0..3`;
 //! play goes clockwise seen from above, 0 -> 1 -> 2 -> 3 -> 0. With two players only seats 0
 //! (team 0) and 2 (team 1) are used; with four, seats 0 and 2 are team 0 and seats 1 and 3
@@ -43,55 +45,17 @@ pub mod game;
 pub mod placement;
 pub mod ruleset;
 pub mod scoring;
+pub mod seat;
 pub mod verdict;
 
 pub use game::{Game, GameError, GameResult, RoundRecord, ShotRecord, first_seat_from_seed};
 pub use placement::{PlacementError, check_placement};
 pub use ruleset::Ruleset;
 pub use scoring::{board_score, round_points, round_totals, score_difference};
+pub use seat::{
+    checked_team_of_seat, next_seat, seat_in_play, seats_in_play, team_of_seat, valid_players,
+};
 pub use verdict::{
     BoardDisc, Contacts, RemovalReason, Removed, Rule, ShotVerdict, Twenty, apply_rules, contacts,
     judge_shot,
 };
-
-/// Whether `players` is a legal number of players: 2 or 4.
-pub fn valid_players(players: u8) -> bool {
-    players == 2 || players == 4
-}
-
-/// Seats in use with `players` players, in play order from seat 0: `[0, 2]` with two
-/// players, `[0, 1, 2, 3]` with four. Empty for any other count.
-pub fn seats_in_play(players: u8) -> &'static [u8] {
-    match players {
-        2 => &[0, 2],
-        4 => &[0, 1, 2, 3],
-        _ => &[],
-    }
-}
-
-/// Whether seat `seat` is used with `players` players.
-pub fn seat_in_play(seat: u8, players: u8) -> bool {
-    seats_in_play(players).contains(&seat)
-}
-
-/// Team of a seat. With four players partners sit opposite: seats 0 and 2 are team 0,
-/// seats 1 and 3 team 1. With two players seat 0 is team 0 and seat 2 team 1.
-/// `None` for a seat not in play (seats 1 and 3 with two players, seats above 3, or a
-/// player count other than 2 or 4).
-pub fn team_of_seat(seat: u8, players: u8) -> Option<u8> {
-    if !seat_in_play(seat, players) {
-        return None;
-    }
-    Some(match players {
-        2 => seat / 2,
-        _ => seat % 2,
-    })
-}
-
-/// The seat that plays after `seat`, clockwise: the next seat in play (`0 -> 2 -> 0` with
-/// two players, `0 -> 1 -> 2 -> 3 -> 0` with four). `None` if `seat` is not in play.
-pub fn next_seat(seat: u8, players: u8) -> Option<u8> {
-    let seats = seats_in_play(players);
-    let k = seats.iter().position(|&s| s == seat)?;
-    Some(seats[(k + 1) % seats.len()])
-}

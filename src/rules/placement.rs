@@ -30,7 +30,7 @@
 use crate::board::Board;
 use crate::error::InputError;
 use crate::rules::ruleset::Ruleset;
-use crate::rules::{seat_in_play, team_of_seat, valid_players};
+use crate::rules::seat::{seat_in_play, team_of_seat, valid_players};
 use crate::shot::Flick;
 use crate::world::PLACEMENT_TOLERANCE;
 use glam::DVec2;

@@ -44,11 +44,9 @@ use crate::rules::scoring::board_score;
 use crate::shot::{Flick, Outcome, Placed, Shot, run_shot};
 use crate::step::event::{Event, EventKind};
 use glam::DVec2;
-use serde::{Serialize, Serializer};
 
 /// The rule a shot was judged by.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Rule {
     /// No opponent disc on the board: the shot must end touching or inside the 15 line.
     Opening,
@@ -57,8 +55,7 @@ pub enum Rule {
 }
 
 /// Why a disc left the board after a shot.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum RemovalReason {
     /// It went over the edge of the playing surface (out, even if it bounced back).
     Ditch,
@@ -71,7 +68,7 @@ pub enum RemovalReason {
 }
 
 /// A disc removed after the shot.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Removed {
     /// Id of the disc in the shot (discs at rest `0..n`, the shooter `n`).
     pub id: DiscId,
@@ -82,7 +79,7 @@ pub struct Removed {
 }
 
 /// A disc that dropped into the 20 hole during the shot and is set aside as a 20.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Twenty {
     /// Id of the disc in the shot.
     pub id: DiscId,
@@ -91,29 +88,21 @@ pub struct Twenty {
 }
 
 /// A disc on the board after the rules.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BoardDisc {
     /// Id of the disc in the shot.
     pub id: DiscId,
     /// Its team.
     pub team: u8,
     /// Its centre, m (serialized as `[x, y]`).
-    #[serde(serialize_with = "vec2")]
     pub pos: DVec2,
     /// What it scores where it lies: 15, 10 or 5.
     pub points: u32,
 }
 
-fn vec2<S: Serializer>(v: &DVec2, s: S) -> Result<S::Ok, S::Error> {
-    [v.x, v.y].serialize(s)
-}
-
 /// What the rules made of one shot. Serialized with these field names (snake_case).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ShotVerdict {
-    /// Whether the placement was legal. Always `true`: an illegal placement gets no verdict,
-    /// it is refused with a [`crate::rules::PlacementError`] before any physics runs.
-    pub legal: bool,
     /// The rule set applied.
     pub ruleset: Ruleset,
     /// The shooter's seat (0-3).
@@ -342,7 +331,6 @@ pub fn apply_rules(
         })
         .collect();
     Ok(ShotVerdict {
-        legal: true,
         ruleset,
         seat,
         team,

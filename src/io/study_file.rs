@@ -10,18 +10,18 @@
 //! `physics` blocks by the shot-file reader itself, so they take exactly the keys and
 //! defaults of a shot file.
 
-use super::flick::PlayerFlick;
-use super::study::{Sample, Study, StudySpec};
-use super::tally::{POSITIONS_CAP, Summary, Tally};
 use crate::error::InputError;
+use crate::io::format::{Style, to_json};
 use crate::io::situation::{Situation, from_json, situation_file};
 use crate::io::strict::{Obj, present};
 use crate::io::{params_json, serialize_outcome};
+use crate::montecarlo::flick::PlayerFlick;
+use crate::montecarlo::study::{Sample, Study, StudySpec};
+use crate::montecarlo::tally::{POSITIONS_CAP, StudySummary, Tally};
 use glam::DVec2;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use std::collections::BTreeMap;
-use std::io::{self, Write};
 
 /// The `format` key of a shard state file.
 pub const STATE_FORMAT: &str = "crokinole-montecarlo-state";
@@ -89,7 +89,9 @@ pub fn parse_study_file(text: &str) -> Result<Study, InputError> {
         noise: s.noise,
         ruleset,
     };
-    Study::new(spec)
+    let study = Study::new(spec)?;
+    let hash = input_hash(study.spec());
+    Ok(study.with_input_hash(hash))
 }
 
 /// FNV-1a, 64 bit.
@@ -182,90 +184,10 @@ pub fn sample_line(s: &Sample) -> String {
     text
 }
 
-/// A formatter for the summary and the state: the top object and the objects directly in
-/// it indented by two spaces, one key a line; deeper objects and every array on one line
-/// (`"twenty": {"count": 9, "p": 0.9, "ci95": [0.6, 0.98]}`, `[[15, 142], [20, 1858]]`).
-#[derive(Default)]
-struct Layout {
-    /// Open containers: (array or inline, holds something yet).
-    stack: Vec<(bool, bool)>,
-}
-
-impl Layout {
-    fn indent<W: ?Sized + Write>(&self, w: &mut W) -> io::Result<()> {
-        let depth = self.stack.iter().filter(|(inline, _)| !inline).count();
-        w.write_all(b"\n")?;
-        (0..depth).try_for_each(|_| w.write_all(b"  "))
-    }
-
-    fn inline(&self) -> bool {
-        self.stack.last().is_some_and(|&(inline, _)| inline)
-    }
-}
-
-impl serde_json::ser::Formatter for Layout {
-    fn begin_array<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.stack.push((true, false));
-        w.write_all(b"[")
-    }
-    fn end_array<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.stack.pop();
-        w.write_all(b"]")
-    }
-    fn begin_array_value<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
-        if !first {
-            w.write_all(b", ")?;
-        }
-        Ok(())
-    }
-    fn end_array_value<W: ?Sized + Write>(&mut self, _: &mut W) -> io::Result<()> {
-        Ok(())
-    }
-    fn begin_object<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-        let inline = self.inline() || self.stack.len() >= 2;
-        self.stack.push((inline, false));
-        w.write_all(b"{")
-    }
-    fn end_object<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-        let (inline, used) = self.stack.pop().expect("balanced");
-        if used && !inline {
-            self.indent(w)?;
-        }
-        w.write_all(b"}")
-    }
-    fn begin_object_key<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
-        if let Some(top) = self.stack.last_mut() {
-            top.1 = true;
-        }
-        if self.inline() {
-            return w.write_all(if first { b"" } else { b", " });
-        }
-        if !first {
-            w.write_all(b",")?;
-        }
-        self.indent(w)
-    }
-    fn begin_object_value<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-        w.write_all(b": ")
-    }
-    fn end_object_value<W: ?Sized + Write>(&mut self, _: &mut W) -> io::Result<()> {
-        Ok(())
-    }
-}
-
-/// `value` laid out by [`Layout`], with a trailing newline.
-fn layout<T: Serialize>(value: &T) -> String {
-    let mut out = Vec::new();
-    let mut ser = serde_json::Serializer::with_formatter(&mut out, Layout::default());
-    value.serialize(&mut ser).expect("plain data serializes");
-    out.push(b'\n');
-    String::from_utf8(out).expect("serde_json writes UTF-8")
-}
-
 /// The summary as printed by `crokinole montecarlo` and `crokinole merge`: indented
 /// objects, arrays on one line, a trailing newline. The bytes depend on the summary only.
-pub fn summary_json(summary: &Summary) -> String {
-    layout(summary)
+pub fn study_summary_json(summary: &StudySummary) -> String {
+    to_json(summary, Style::TwoLevels)
 }
 
 /// Counts per outcome class, by name.
@@ -348,7 +270,7 @@ pub fn state_json(t: &Tally) -> String {
         positions: &positions,
     };
     // The positions are written as their compact JSON, verbatim.
-    layout(&state)
+    to_json(&state, Style::TwoLevels)
 }
 
 /// An ascending histogram of distinct values.
@@ -568,14 +490,5 @@ mod tests {
         assert!(parse_positions("[[1, 2],]").is_err());
         assert!(parse_positions("[[1, 2, 3]]").is_err());
         assert!(parse_positions("[[1, 2] [3, 4]]").is_err());
-    }
-
-    #[test]
-    fn the_layout_indents_objects_and_keeps_arrays_on_one_line() {
-        let v = serde_json::json!({"a": {"b": [[1, 2], [3, 4]], "c": {"x": 1, "y": [2]}}, "d": 1.5, "e": {}});
-        assert_eq!(
-            layout(&v),
-            "{\n  \"a\": {\n    \"b\": [[1, 2], [3, 4]],\n    \"c\": {\"x\": 1, \"y\": [2]}\n  },\n  \"d\": 1.5,\n  \"e\": {}\n}\n"
-        );
     }
 }

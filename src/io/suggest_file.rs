@@ -8,17 +8,17 @@
 //! `null` refused, structures only as objects, errors naming the field
 //! (`search.speed[1]`, `ruleset`) with the line and column of JSON errors.
 
-use super::search::{GridSpec, Space};
-use super::{AimAt, Estimate, Grid, Plan, Request};
 use crate::board::Board;
 use crate::error::InputError;
+use crate::io::format::{Style, to_json};
 use crate::io::situation::{Situation, from_json, situation_file};
 use crate::io::strict::{Obj, present};
 use crate::montecarlo::ShotClass;
 use crate::montecarlo::tally::Proportion;
 use crate::params::Physics;
+use crate::plan::search::{GridSpec, Space};
+use crate::plan::{AimAt, Budget, Estimate, Grid, Plan, Request, Setup};
 use crate::play::run::FlickLog;
-use crate::play::summary::layout_json;
 use crate::rules::Ruleset;
 use serde::{Deserialize, Serialize};
 
@@ -84,7 +84,7 @@ pub struct SuggestFile {
 /// Parses and checks a suggest file: the JSON, the situation as in a study file, the
 /// `ruleset` (`traditional`, the default, or `tournament`) and the `search` block
 /// ([`Space::check`], defaults from [`Space::default_for`]). The table, position and noise
-/// are checked as [`super::suggest`] checks them, so a file that parses can be planned.
+/// are checked as [`suggest`](crate::plan::suggest) checks them, so a file that parses can be planned.
 pub fn parse_suggest_file(text: &str) -> Result<SuggestFile, InputError> {
     let Obj(file): Obj<SuggestFileJson> = from_json(text)?;
     let (situation, own) = file.situation_json();
@@ -118,7 +118,7 @@ pub fn parse_suggest_file(text: &str) -> Result<SuggestFile, InputError> {
         noise: s.noise,
         space,
     };
-    super::Setup::new(
+    Setup::new(
         &s.board,
         &s.physics,
         request.players,
@@ -176,7 +176,7 @@ impl From<Estimate> for EstimateOut {
 }
 
 #[derive(Serialize)]
-struct ShotClasssOut {
+struct ShotClassCountsOut {
     twenty: Proportion,
     fifteen: Proportion,
     ten: Proportion,
@@ -194,7 +194,7 @@ struct SuggestionOut {
     samples: u64,
     value: EstimateOut,
     score_change: EstimateOut,
-    classes: ShotClasssOut,
+    classes: ShotClassCountsOut,
     hit_opponent: Proportion,
 }
 
@@ -234,8 +234,8 @@ pub fn plan_json(plan: &Plan) -> String {
         budget: BudgetOut {
             samples: plan.budget_samples,
             seconds: match plan.budget {
-                super::Budget::Seconds(t) => Some(t),
-                super::Budget::Samples(_) => None,
+                Budget::Seconds(t) => Some(t),
+                Budget::Samples(_) => None,
             },
         },
         samples_used: plan.samples_used,
@@ -260,7 +260,7 @@ pub fn plan_json(plan: &Plan) -> String {
                     samples: s.samples,
                     value: s.value.into(),
                     score_change: s.score_change.into(),
-                    classes: ShotClasssOut {
+                    classes: ShotClassCountsOut {
                         twenty: f(ShotClass::Twenty),
                         fifteen: f(ShotClass::Fifteen),
                         ten: f(ShotClass::Ten),
@@ -275,7 +275,7 @@ pub fn plan_json(plan: &Plan) -> String {
             .collect(),
         grid: plan.grid.as_ref(),
     };
-    layout_json(&out)
+    to_json(&out, Style::Rows)
 }
 
 #[cfg(test)]

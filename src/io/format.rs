@@ -1,0 +1,440 @@
+//! The one JSON formatter of the crate's output, in the three layouts the output files
+//! use. Every writer of `crate::io` lays its text out through [`to_json`]; a new layout
+//! goes here as a new [`Style`], never as a private formatter next to its writer.
+//!
+//! - [`Style::Pretty`]: like `serde_json::to_string_pretty` (two-space indent), except
+//!   that an array inside an array stays on one line, so a peg or a point reads
+//!   `[0.0939, 0.0389]`. The `params` block of `crokinole params` and of the shot file
+//!   defaults. No trailing newline (an embedded block).
+//! - [`Style::TwoLevels`]: the top object and the objects directly in it indented, one
+//!   key a line; deeper objects and every array on one line
+//!   (`"twenty": {"count": 9, "p": 0.9, "ci95": [0.6, 0.98]}`). The Monte Carlo summary
+//!   and the shard state. A trailing newline.
+//! - [`Style::Rows`]: the top object one key a line, arrays of objects one object a
+//!   line, everything else on one line. The games summary of `crokinole play` and the
+//!   planner's output. A trailing newline.
+//!
+//! The bytes depend on the value and the style only.
+
+use serde::Serialize;
+use serde_json::ser::Formatter;
+
+/// A layout of [`to_json`] (see the module documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Style {
+    /// Indented, inner arrays on one line; no trailing newline.
+    Pretty,
+    /// Two levels of objects indented, the rest on one line; a trailing newline.
+    TwoLevels,
+    /// The top object one key a line, arrays of objects one object a line; a trailing
+    /// newline.
+    Rows,
+}
+
+/// `value` as JSON laid out in `style`.
+pub(crate) fn to_json<T: Serialize>(value: &T, style: Style) -> String {
+    fn write<T: Serialize, F: Formatter>(value: &T, formatter: F) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut ser = serde_json::Serializer::with_formatter(&mut out, formatter);
+        value
+            .serialize(&mut ser)
+            .expect("plain data always serializes");
+        out
+    }
+    let mut out = match style {
+        Style::Pretty => write(value, pretty::Pretty::default()),
+        Style::TwoLevels => write(value, two_levels::Layout::default()),
+        Style::Rows => write(value, rows::Layout::default()),
+    };
+    if style != Style::Pretty {
+        out.push(b'\n');
+    }
+    String::from_utf8(out).expect("serde_json writes UTF-8")
+}
+
+mod pretty {
+    use serde_json::ser::Formatter;
+    use std::io::{self, Write};
+
+    /// One open container: whether it is an inline array, and whether it holds anything yet.
+    struct Open {
+        inline: bool,
+        array: bool,
+        used: bool,
+    }
+
+    /// The formatter of [`Style::Pretty`](super::Style::Pretty).
+    #[derive(Default)]
+    pub(super) struct Pretty {
+        stack: Vec<Open>,
+    }
+
+    /// A line break and `depth` levels of indent.
+    fn newline<W: ?Sized + Write>(w: &mut W, depth: usize) -> io::Result<()> {
+        w.write_all(b"\n")?;
+        (0..depth).try_for_each(|_| w.write_all(b"  "))
+    }
+
+    impl Pretty {
+        fn open<W: ?Sized + Write>(&mut self, w: &mut W, array: bool) -> io::Result<()> {
+            let inline = array && self.stack.last().is_some_and(|o| o.array);
+            self.stack.push(Open {
+                inline,
+                array,
+                used: false,
+            });
+            w.write_all(if array { b"[" } else { b"{" })
+        }
+
+        fn close<W: ?Sized + Write>(&mut self, w: &mut W, array: bool) -> io::Result<()> {
+            let open = self.stack.pop().expect("balanced containers");
+            if open.used && !open.inline {
+                newline(w, self.stack.len())?;
+            }
+            w.write_all(if array { b"]" } else { b"}" })
+        }
+
+        fn item<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
+            let depth = self.stack.len();
+            let open = self.stack.last_mut().expect("inside a container");
+            open.used = true;
+            if open.inline {
+                if !first {
+                    w.write_all(b", ")?;
+                }
+                Ok(())
+            } else {
+                if !first {
+                    w.write_all(b",")?;
+                }
+                newline(w, depth)
+            }
+        }
+    }
+
+    impl Formatter for Pretty {
+        fn begin_array<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+            self.open(w, true)
+        }
+        fn end_array<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+            self.close(w, true)
+        }
+        fn begin_array_value<W: ?Sized + Write>(
+            &mut self,
+            w: &mut W,
+            first: bool,
+        ) -> io::Result<()> {
+            self.item(w, first)
+        }
+        fn end_array_value<W: ?Sized + Write>(&mut self, _: &mut W) -> io::Result<()> {
+            Ok(())
+        }
+        fn begin_object<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+            self.open(w, false)
+        }
+        fn end_object<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+            self.close(w, false)
+        }
+        fn begin_object_key<W: ?Sized + Write>(
+            &mut self,
+            w: &mut W,
+            first: bool,
+        ) -> io::Result<()> {
+            self.item(w, first)
+        }
+        fn begin_object_value<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+            w.write_all(b": ")
+        }
+        fn end_object_value<W: ?Sized + Write>(&mut self, _: &mut W) -> io::Result<()> {
+            Ok(())
+        }
+    }
+}
+
+mod two_levels {
+    use serde_json::ser::Formatter;
+    use std::io::{self, Write};
+
+    /// A formatter for the summary and the state: the top object and the objects directly in
+    /// it indented by two spaces, one key a line; deeper objects and every array on one line
+    /// (`"twenty": {"count": 9, "p": 0.9, "ci95": [0.6, 0.98]}`, `[[15, 142], [20, 1858]]`).
+    #[derive(Default)]
+    pub(super) struct Layout {
+        /// Open containers: (array or inline, holds something yet).
+        stack: Vec<(bool, bool)>,
+    }
+
+    impl Layout {
+        fn indent<W: ?Sized + Write>(&self, w: &mut W) -> io::Result<()> {
+            let depth = self.stack.iter().filter(|(inline, _)| !inline).count();
+            w.write_all(b"\n")?;
+            (0..depth).try_for_each(|_| w.write_all(b"  "))
+        }
+
+        fn inline(&self) -> bool {
+            self.stack.last().is_some_and(|&(inline, _)| inline)
+        }
+    }
+
+    impl Formatter for Layout {
+        fn begin_array<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+            self.stack.push((true, false));
+            w.write_all(b"[")
+        }
+        fn end_array<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+            self.stack.pop();
+            w.write_all(b"]")
+        }
+        fn begin_array_value<W: ?Sized + Write>(
+            &mut self,
+            w: &mut W,
+            first: bool,
+        ) -> io::Result<()> {
+            if !first {
+                w.write_all(b", ")?;
+            }
+            Ok(())
+        }
+        fn end_array_value<W: ?Sized + Write>(&mut self, _: &mut W) -> io::Result<()> {
+            Ok(())
+        }
+        fn begin_object<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+            let inline = self.inline() || self.stack.len() >= 2;
+            self.stack.push((inline, false));
+            w.write_all(b"{")
+        }
+        fn end_object<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+            let (inline, used) = self.stack.pop().expect("balanced");
+            if used && !inline {
+                self.indent(w)?;
+            }
+            w.write_all(b"}")
+        }
+        fn begin_object_key<W: ?Sized + Write>(
+            &mut self,
+            w: &mut W,
+            first: bool,
+        ) -> io::Result<()> {
+            if let Some(top) = self.stack.last_mut() {
+                top.1 = true;
+            }
+            if self.inline() {
+                return w.write_all(if first { b"" } else { b", " });
+            }
+            if !first {
+                w.write_all(b",")?;
+            }
+            self.indent(w)
+        }
+        fn begin_object_value<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+            w.write_all(b": ")
+        }
+        fn end_object_value<W: ?Sized + Write>(&mut self, _: &mut W) -> io::Result<()> {
+            Ok(())
+        }
+    }
+}
+
+mod rows {
+    use serde_json::ser::Formatter;
+    use std::io::{self, Write};
+
+    /// An open container of [`Layout`].
+    #[derive(Clone, Copy, PartialEq, Eq)]
+    enum Open {
+        /// The top object: one key a line.
+        Block { used: bool },
+        /// Any other object: on one line.
+        Inline,
+        /// An array; `broken` once an object in it went on its own line.
+        Array { broken: bool },
+    }
+
+    /// The formatter of [`Style::Rows`](super::Style::Rows).
+    #[derive(Default)]
+    pub(super) struct Layout {
+        stack: Vec<Open>,
+        /// An array value has begun and its separator (`" "` or a line break) is owed.
+        pending: Option<bool>,
+    }
+
+    impl Layout {
+        fn newline<W: ?Sized + Write>(&self, w: &mut W) -> io::Result<()> {
+            let depth = self
+                .stack
+                .iter()
+                .filter(|o| matches!(o, Open::Block { .. } | Open::Array { broken: true }))
+                .count();
+            w.write_all(b"\n")?;
+            (0..depth).try_for_each(|_| w.write_all(b"  "))
+        }
+
+        /// Pays an owed separator before a scalar or an array: a space after a comma.
+        fn scalar<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+            match self.pending.take() {
+                Some(false) => w.write_all(b" "),
+                _ => Ok(()),
+            }
+        }
+    }
+
+    macro_rules! scalars {
+        ($($method:ident($ty:ty)),* $(,)?) => {
+            $(
+                fn $method<W: ?Sized + Write>(&mut self, w: &mut W, value: $ty) -> io::Result<()> {
+                    self.scalar(w)?;
+                    serde_json::ser::CompactFormatter.$method(w, value)
+                }
+            )*
+        };
+    }
+
+    impl Formatter for Layout {
+        scalars! {
+            write_bool(bool), write_i8(i8), write_i16(i16), write_i32(i32), write_i64(i64),
+            write_i128(i128), write_u8(u8), write_u16(u16), write_u32(u32), write_u64(u64),
+            write_u128(u128), write_f32(f32), write_f64(f64), write_number_str(&str),
+        }
+
+        fn write_null<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+            self.scalar(w)?;
+            w.write_all(b"null")
+        }
+
+        fn begin_string<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+            self.scalar(w)?;
+            w.write_all(b"\"")
+        }
+
+        fn begin_array<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+            self.scalar(w)?;
+            self.stack.push(Open::Array { broken: false });
+            w.write_all(b"[")
+        }
+
+        fn end_array<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+            let open = self.stack.pop();
+            if open == Some(Open::Array { broken: true }) {
+                self.newline(w)?;
+            }
+            w.write_all(b"]")
+        }
+
+        fn begin_array_value<W: ?Sized + Write>(
+            &mut self,
+            w: &mut W,
+            first: bool,
+        ) -> io::Result<()> {
+            if !first {
+                w.write_all(b",")?;
+            }
+            self.pending = Some(first);
+            Ok(())
+        }
+
+        fn end_array_value<W: ?Sized + Write>(&mut self, _: &mut W) -> io::Result<()> {
+            Ok(())
+        }
+
+        fn begin_object<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+            if self.stack.is_empty() {
+                self.stack.push(Open::Block { used: false });
+            } else {
+                if self.pending.take().is_some()
+                    && let Some(top) = self.stack.last_mut()
+                {
+                    *top = Open::Array { broken: true };
+                    self.newline(w)?;
+                }
+                self.stack.push(Open::Inline);
+            }
+            w.write_all(b"{")
+        }
+
+        fn end_object<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+            if let Some(Open::Block { used: true }) = self.stack.pop() {
+                self.newline(w)?;
+            }
+            w.write_all(b"}")
+        }
+
+        fn begin_object_key<W: ?Sized + Write>(
+            &mut self,
+            w: &mut W,
+            first: bool,
+        ) -> io::Result<()> {
+            match self.stack.last_mut() {
+                Some(Open::Block { used }) => {
+                    *used = true;
+                    if !first {
+                        w.write_all(b",")?;
+                    }
+                    self.newline(w)
+                }
+                _ => w.write_all(if first { b"" } else { b", " }),
+            }
+        }
+
+        fn begin_object_value<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+            w.write_all(b": ")
+        }
+
+        fn end_object_value<W: ?Sized + Write>(&mut self, _: &mut W) -> io::Result<()> {
+            Ok(())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pretty_keeps_inner_arrays_on_one_line() {
+        let v = serde_json::json!({"a": {"b": [[1, 2], [3, 4]], "c": [], "d": {}}, "e": 1.5});
+        assert_eq!(
+            to_json(&v, Style::Pretty),
+            "{\n  \"a\": {\n    \"b\": [\n      [1, 2],\n      [3, 4]\n    ],\n    \"c\": [],\n    \"d\": {}\n  },\n  \"e\": 1.5\n}"
+        );
+    }
+
+    #[test]
+    fn rows_break_only_the_top_object_and_arrays_of_objects() {
+        #[derive(Serialize)]
+        struct T {
+            a: u8,
+            b: Vec<f64>,
+            c: Vec<serde_json::Value>,
+            d: serde_json::Value,
+            e: Option<u8>,
+            f: Vec<Vec<i32>>,
+        }
+        let t = T {
+            a: 1,
+            b: vec![0.5, 2.0],
+            c: vec![
+                serde_json::json!({"x": [1, 2], "y": "s"}),
+                serde_json::json!({"x": []}),
+            ],
+            d: serde_json::json!({"p": {"q": 1}}),
+            e: None,
+            f: vec![vec![1, 2], vec![]],
+        };
+        let text = to_json(&t, Style::Rows);
+        assert_eq!(
+            text,
+            "{\n  \"a\": 1,\n  \"b\": [0.5, 2.0],\n  \"c\": [\n    {\"x\": [1, 2], \"y\": \"s\"},\n    {\"x\": []}\n  ],\n  \"d\": {\"p\": {\"q\": 1}},\n  \"e\": null,\n  \"f\": [[1, 2], []]\n}\n"
+        );
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v["c"][0]["y"], "s");
+    }
+
+    #[test]
+    fn two_levels_indent_objects_and_keeps_arrays_on_one_line() {
+        let v = serde_json::json!({"a": {"b": [[1, 2], [3, 4]], "c": {"x": 1, "y": [2]}}, "d": 1.5, "e": {}});
+        assert_eq!(
+            to_json(&v, Style::TwoLevels),
+            "{\n  \"a\": {\n    \"b\": [[1, 2], [3, 4]],\n    \"c\": {\"x\": 1, \"y\": [2]}\n  },\n  \"d\": 1.5,\n  \"e\": {}\n}\n"
+        );
+    }
+}

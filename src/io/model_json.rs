@@ -1,0 +1,539 @@
+//! How the library's plain types read and write as JSON: the serde implementations of the
+//! table, study, planner and game types, in one place so that no layer below this one
+//! depends on serde (see ARCHITECTURE.md, "Layers").
+//!
+//! Each type is mirrored field for field by a `...Def` declaration (serde's remote
+//! derive): the field names, their order and their serde attributes are the JSON
+//! contract of `docs/montecarlo.md`, `docs/play.md`, `docs/rules.md` and `docs/suggest.md`.
+//! A field added to one of the types must be added to its mirror here (the compiler
+//! refuses a mirror whose fields differ from the type's).
+
+use crate::disc::DiscId;
+use crate::io::serialize_outcome;
+use crate::montecarlo::tally::{Classes, Distribution, Hits, Positions, Proportion, Quantiles};
+use crate::plan::Objective;
+use crate::play::run::{FlickLog, NoiseLog, SeatLog, ShotLog, StartLog};
+use crate::play::summary::TeamSummary;
+use crate::rules::{
+    BoardDisc, GameResult, RemovalReason, Removed, RoundRecord, Rule, Ruleset, ShotVerdict, Twenty,
+};
+use crate::shot::Outcome;
+use glam::DVec2;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// The `legal` key of a verdict: a verdict exists only for a legal placement.
+fn placement_was_legal(_: &ShotVerdict) -> bool {
+    true
+}
+
+/// A vector as `[x, y]`.
+fn vec2<S: Serializer>(v: &DVec2, s: S) -> Result<S::Ok, S::Error> {
+    [v.x, v.y].serialize(s)
+}
+
+/// An objective by its name (`expected_score`, ...).
+impl Serialize for Objective {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for Objective {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Objective, D::Error> {
+        let name = String::deserialize(d)?;
+        name.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+#[derive(Serialize)]
+#[serde(remote = "crate::rules::Ruleset")]
+#[serde(rename_all = "snake_case")]
+enum RulesetDef {
+    Traditional,
+    Tournament,
+}
+
+#[derive(Serialize)]
+#[serde(remote = "crate::rules::Rule")]
+#[serde(rename_all = "snake_case")]
+enum RuleDef {
+    Opening,
+    MustHit,
+}
+
+#[derive(Serialize)]
+#[serde(remote = "crate::rules::RemovalReason")]
+#[serde(rename_all = "snake_case")]
+enum RemovalReasonDef {
+    Ditch,
+    OpeningRule,
+    MustHit,
+    OnOrBeyondShootingLine,
+}
+
+#[derive(Serialize)]
+#[serde(remote = "crate::rules::Removed")]
+struct RemovedDef {
+    pub id: DiscId,
+    pub team: u8,
+    pub reason: RemovalReason,
+}
+
+#[derive(Serialize)]
+#[serde(remote = "crate::rules::Twenty")]
+struct TwentyDef {
+    pub id: DiscId,
+    pub team: u8,
+}
+
+#[derive(Serialize)]
+#[serde(remote = "crate::rules::BoardDisc")]
+struct BoardDiscDef {
+    pub id: DiscId,
+    pub team: u8,
+    #[serde(serialize_with = "vec2")]
+    pub pos: DVec2,
+    pub points: u32,
+}
+
+#[derive(Serialize)]
+#[serde(remote = "crate::rules::ShotVerdict")]
+struct ShotVerdictDef {
+    /// Always `true` in the JSON (the contract of `docs/rules.md`): an illegal placement
+    /// gets no verdict, it is refused with a `PlacementError` before any physics runs.
+    #[serde(getter = "placement_was_legal")]
+    pub legal: bool,
+    pub ruleset: Ruleset,
+    pub seat: u8,
+    pub team: u8,
+    pub shooter: DiscId,
+    pub opponents_on_board: bool,
+    pub rule: Rule,
+    pub rule_met: bool,
+    pub hit_opponent: bool,
+    pub struck: Vec<DiscId>,
+    pub removed: Vec<Removed>,
+    pub twenties: Vec<Twenty>,
+    pub board_score: [u32; 2],
+    pub position: Vec<BoardDisc>,
+}
+
+#[derive(Serialize)]
+#[serde(remote = "crate::rules::GameResult")]
+#[serde(rename_all = "snake_case")]
+enum GameResultDef {
+    Won(u8),
+    Draw,
+}
+
+#[derive(Serialize)]
+#[serde(remote = "crate::rules::RoundRecord")]
+struct RoundRecordDef {
+    pub round: u32,
+    pub first_seat: u8,
+    pub shots: u32,
+    pub twenties: [u32; 2],
+    pub board_score: [u32; 2],
+    pub totals: [u32; 2],
+    pub points: [u32; 2],
+    pub score: [u32; 2],
+}
+
+#[derive(Serialize)]
+#[serde(remote = "crate::rules::ShotRecord")]
+struct ShotRecordDef {
+    pub round: u32,
+    pub shot: u32,
+    pub seat: u8,
+    pub verdict: ShotVerdict,
+    pub discs_left: [u8; 4],
+    pub round_end: Option<RoundRecord>,
+    pub next_turn: Option<u8>,
+    pub result: Option<GameResult>,
+}
+
+#[derive(Serialize)]
+#[serde(remote = "crate::montecarlo::tally::StudySummary")]
+struct StudySummaryDef {
+    pub samples: u64,
+    pub seed: u64,
+    pub input_hash: String,
+    pub shooter: Classes,
+    pub score_change: Distribution,
+    pub opponent_hits: Hits,
+    pub opponents_moved: Proportion,
+    pub cut_off: u64,
+    pub shooter_positions: Positions,
+}
+
+#[derive(Serialize)]
+#[serde(remote = "crate::montecarlo::tally::Proportion")]
+struct ProportionDef {
+    pub count: u64,
+    pub p: f64,
+    pub ci95: [f64; 2],
+}
+
+#[derive(Serialize)]
+#[serde(remote = "crate::montecarlo::tally::Classes")]
+struct ClassesDef {
+    pub twenty: Proportion,
+    pub fifteen: Proportion,
+    pub ten: Proportion,
+    pub five: Proportion,
+    pub out: Proportion,
+    pub ditch: Proportion,
+    pub removed: Proportion,
+}
+
+#[derive(Serialize)]
+#[serde(remote = "crate::montecarlo::tally::Distribution")]
+struct DistributionDef {
+    pub mean: f64,
+    pub std: f64,
+    pub min: i64,
+    pub max: i64,
+    pub quantiles: Quantiles,
+    pub histogram: Vec<(i64, u64)>,
+}
+
+#[derive(Serialize)]
+#[serde(remote = "crate::montecarlo::tally::Quantiles")]
+struct QuantilesDef {
+    pub p05: i64,
+    pub p25: i64,
+    pub p50: i64,
+    pub p75: i64,
+    pub p95: i64,
+}
+
+#[derive(Serialize)]
+#[serde(remote = "crate::montecarlo::tally::Hits")]
+struct HitsDef {
+    pub mean: f64,
+    pub any: Proportion,
+    pub histogram: Vec<(u32, u64)>,
+}
+
+#[derive(Serialize)]
+#[serde(remote = "crate::montecarlo::tally::Positions")]
+struct PositionsDef {
+    pub cap: u64,
+    pub first: Vec<[f64; 2]>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(remote = "crate::plan::Grid")]
+struct GridDef {
+    pub offset: f64,
+    pub spin: f64,
+    pub aim: Vec<f64>,
+    pub speed: Vec<f64>,
+    pub value: Vec<Vec<Option<f64>>>,
+    pub objective: Objective,
+    pub samples: u32,
+}
+
+#[derive(Serialize)]
+#[serde(remote = "crate::play::run::FlickLog")]
+struct FlickLogDef {
+    pub offset: f64,
+    pub aim: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target: Option<[f64; 2]>,
+    pub speed: f64,
+    pub spin: f64,
+}
+
+#[derive(Serialize)]
+#[serde(remote = "crate::play::run::StartLog")]
+struct StartLogDef {
+    pub team: u8,
+    pub pos: [f64; 2],
+    pub vel: [f64; 2],
+    pub spin: f64,
+}
+
+#[derive(Serialize)]
+#[serde(remote = "crate::play::run::NoiseLog")]
+struct NoiseLogDef {
+    pub offset: f64,
+    pub aim: f64,
+    pub speed: f64,
+    pub spin: f64,
+}
+
+#[derive(Serialize)]
+#[serde(remote = "crate::play::run::SeatLog")]
+struct SeatLogDef {
+    pub seat: u8,
+    pub team: u8,
+    pub strategy: String,
+}
+
+#[derive(Serialize)]
+#[serde(remote = "crate::play::run::ShotLog")]
+struct ShotLogDef {
+    pub round: u32,
+    pub shot: u32,
+    pub number: u64,
+    pub seat: u8,
+    pub team: u8,
+    pub intended: FlickLog,
+    pub value: Option<f64>,
+    pub candidates: u32,
+    pub executed: FlickLog,
+    pub start: StartLog,
+    #[serde(serialize_with = "serialize_outcome")]
+    pub outcome: Outcome,
+    pub verdict: ShotVerdict,
+    pub discs_left: [u8; 4],
+    pub twenties: [u32; 2],
+    pub round_totals: [u32; 2],
+    pub score: [u32; 2],
+    pub round_end: bool,
+    pub next_turn: Option<u8>,
+}
+
+#[derive(Serialize)]
+#[serde(remote = "crate::play::run::GameLog")]
+struct GameLogDef {
+    pub game: u64,
+    pub seed: u64,
+    pub players: u8,
+    pub ruleset: Ruleset,
+    pub noise: NoiseLog,
+    pub max_rounds: u32,
+    pub seats: Vec<SeatLog>,
+    pub first_seat: u8,
+    pub shots: Vec<ShotLog>,
+    pub rounds: Vec<RoundRecord>,
+    pub score: [u32; 2],
+    pub result: Option<GameResult>,
+    pub winner: Option<u8>,
+    pub capped: bool,
+}
+
+#[derive(Serialize)]
+#[serde(remote = "crate::play::summary::TeamSummary")]
+struct TeamSummaryDef {
+    pub team: u8,
+    pub seats: Vec<u8>,
+    pub wins: Proportion,
+    pub mean_round_points: f64,
+    pub mean_round_total: f64,
+    pub twenties_per_round: f64,
+    pub mean_game_score: f64,
+}
+
+#[derive(Serialize)]
+#[serde(remote = "crate::play::summary::GamesSummary")]
+struct GamesSummaryDef {
+    pub games: u64,
+    pub seed: u64,
+    pub players: u8,
+    pub ruleset: Ruleset,
+    pub noise: NoiseLog,
+    pub max_rounds: u32,
+    pub seats: Vec<SeatLog>,
+    pub teams: Vec<TeamSummary>,
+    pub draws: Proportion,
+    pub unfinished: u64,
+    pub rounds: u64,
+    pub mean_rounds_per_game: f64,
+    pub shots: u64,
+    pub cut_off: u64,
+}
+
+impl Serialize for crate::rules::Ruleset {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        RulesetDef::serialize(self, s)
+    }
+}
+
+impl Serialize for crate::rules::Rule {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        RuleDef::serialize(self, s)
+    }
+}
+
+impl Serialize for crate::rules::RemovalReason {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        RemovalReasonDef::serialize(self, s)
+    }
+}
+
+impl Serialize for crate::rules::Removed {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        RemovedDef::serialize(self, s)
+    }
+}
+
+impl Serialize for crate::rules::Twenty {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        TwentyDef::serialize(self, s)
+    }
+}
+
+impl Serialize for crate::rules::BoardDisc {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        BoardDiscDef::serialize(self, s)
+    }
+}
+
+impl Serialize for crate::rules::ShotVerdict {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        ShotVerdictDef::serialize(self, s)
+    }
+}
+
+impl Serialize for crate::rules::GameResult {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        GameResultDef::serialize(self, s)
+    }
+}
+
+impl Serialize for crate::rules::RoundRecord {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        RoundRecordDef::serialize(self, s)
+    }
+}
+
+impl Serialize for crate::rules::ShotRecord {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        ShotRecordDef::serialize(self, s)
+    }
+}
+
+impl Serialize for crate::montecarlo::tally::StudySummary {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        StudySummaryDef::serialize(self, s)
+    }
+}
+
+impl Serialize for crate::montecarlo::tally::Proportion {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        ProportionDef::serialize(self, s)
+    }
+}
+
+impl Serialize for crate::montecarlo::tally::Classes {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        ClassesDef::serialize(self, s)
+    }
+}
+
+impl Serialize for crate::montecarlo::tally::Distribution {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        DistributionDef::serialize(self, s)
+    }
+}
+
+impl Serialize for crate::montecarlo::tally::Quantiles {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        QuantilesDef::serialize(self, s)
+    }
+}
+
+impl Serialize for crate::montecarlo::tally::Hits {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        HitsDef::serialize(self, s)
+    }
+}
+
+impl Serialize for crate::montecarlo::tally::Positions {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        PositionsDef::serialize(self, s)
+    }
+}
+
+impl Serialize for crate::plan::Grid {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        GridDef::serialize(self, s)
+    }
+}
+
+impl<'de> Deserialize<'de> for crate::plan::Grid {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<crate::plan::Grid, D::Error> {
+        GridDef::deserialize(d)
+    }
+}
+
+impl Serialize for crate::play::run::FlickLog {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        FlickLogDef::serialize(self, s)
+    }
+}
+
+impl Serialize for crate::play::run::StartLog {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        StartLogDef::serialize(self, s)
+    }
+}
+
+impl Serialize for crate::play::run::NoiseLog {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        NoiseLogDef::serialize(self, s)
+    }
+}
+
+impl Serialize for crate::play::run::SeatLog {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        SeatLogDef::serialize(self, s)
+    }
+}
+
+impl Serialize for crate::play::run::ShotLog {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        ShotLogDef::serialize(self, s)
+    }
+}
+
+impl Serialize for crate::play::run::GameLog {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        GameLogDef::serialize(self, s)
+    }
+}
+
+impl Serialize for crate::play::summary::TeamSummary {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        TeamSummaryDef::serialize(self, s)
+    }
+}
+
+impl Serialize for crate::play::summary::GamesSummary {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        GamesSummaryDef::serialize(self, s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_verdict_still_says_legal_first() {
+        use crate::{Board, Flick, Physics};
+        let flick = Flick {
+            team: 0,
+            pos: DVec2::new(0.0, -0.3048),
+            vel: DVec2::new(0.0, 0.85),
+            spin: 0.0,
+        };
+        let (board, physics) = (Board::tournament(), Physics::default());
+        let v = crate::rules::judge_shot(&board, &physics, &[], 0, 2, Ruleset::Traditional, flick)
+            .unwrap();
+        let text = serde_json::to_string(&v).unwrap();
+        assert!(
+            text.starts_with(r#"{"legal":true,"ruleset":"traditional","seat":0,"#),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn rule_sets_serialize_as_their_names() {
+        for r in Ruleset::ALL {
+            assert_eq!(serde_json::to_string(&r).unwrap(), format!("\"{r}\""));
+        }
+    }
+}

@@ -1,0 +1,90 @@
+//! [`Planner`]: the shot planner of [`crate::plan`] as a strategy.
+
+use super::turn::{Decision, NoLegalFlick, Strategy, Turn, check_spin};
+use crate::error::InputError;
+use crate::montecarlo::Noise;
+use crate::params::Physics;
+
+/// Default sample budget of [`Planner`] per decision.
+pub const PLANNER_BUDGET: u64 = 2000;
+/// Largest sample budget [`Planner`] accepts per decision.
+pub const MAX_PLANNER_BUDGET: u64 = 100_000_000;
+
+/// The shot planner ([`crate::plan::suggest`]) as a strategy: for each decision it runs
+/// the planner's search (coarse sweep, refinement, final evaluation; no grid) with
+/// `budget` samples under its noise model, maximising the expected change in score
+/// difference, and plays the best flick. With spin `S > 0` the search also tries spins
+/// `-S` and `S`. The planner's seed is the decision's seed. No legal flick at all: the
+/// turn's fallback.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Planner {
+    /// Samples (simulated shots) per decision.
+    pub budget: u64,
+    /// Spin magnitude tried besides 0, rad/s (0: no spin).
+    pub spin: f64,
+    /// The error the planner expects of its player.
+    pub noise: Noise,
+}
+
+impl Default for Planner {
+    fn default() -> Planner {
+        Planner {
+            budget: PLANNER_BUDGET,
+            spin: 0.0,
+            noise: Noise::NONE,
+        }
+    }
+}
+
+impl Strategy for Planner {
+    fn choose(&self, turn: &Turn<'_>) -> Result<Decision, NoLegalFlick> {
+        use crate::plan::{Budget, Objective, PlanConfig, Request, Space, suggest};
+        let mut space = Space::default_for(turn.board, turn.physics);
+        let spin = self.spin.min(turn.spin_limit());
+        if spin > 0.0 {
+            space.spin = vec![0.0, -spin, spin];
+        }
+        let request = Request {
+            players: turn.game.players(),
+            ruleset: turn.game.ruleset(),
+            seat: turn.seat,
+            discs: turn.position().to_vec(),
+            noise: self.noise,
+            space,
+        };
+        let config = PlanConfig {
+            objective: Objective::Score,
+            budget: Budget::Samples(self.budget),
+            seed: turn.seed,
+            top: 1,
+            grid: false,
+        };
+        let plan = suggest(turn.board, turn.physics, &request, &config);
+        match plan.ok().as_ref().and_then(|p| Some((p, p.top.first()?))) {
+            Some((plan, best)) if turn.legal(&best.flick).is_some() => Ok(Decision {
+                flick: best.flick,
+                value: Some(best.value.mean),
+                candidates: plan.stages.first().map_or(0, |s| s.candidates as u32),
+            }),
+            _ => Decision::fallback(turn),
+        }
+    }
+
+    fn name(&self) -> String {
+        format!("planner:budget={}:spin={}", self.budget, self.spin)
+    }
+
+    fn check(&self, physics: &Physics) -> Result<(), InputError> {
+        let min = crate::plan::search::MIN_BUDGET;
+        if !(min..=MAX_PLANNER_BUDGET).contains(&self.budget) {
+            return Err(InputError::new(
+                "strategies",
+                format!(
+                    "`budget` must be between {min} and {MAX_PLANNER_BUDGET}, got {}",
+                    self.budget
+                ),
+            ));
+        }
+        check_spin(self.spin, physics)
+    }
+}
