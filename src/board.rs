@@ -87,7 +87,7 @@ impl Board {
     /// stays on the board even while overhanging the hole (a hanger). 0 if the disc is at
     /// least as wide as the hole. See docs/hole.md.
     pub fn support_window(&self, disc_radius: f64) -> f64 {
-        crate::step::hole::support_window(self.hole_radius, disc_radius)
+        support_window(self.hole_radius, disc_radius)
     }
 
     /// Whether a disc at `pos` touches the 15 line or lies inside it (the opening rule's
@@ -95,6 +95,13 @@ impl Board {
     pub fn touches_fifteen_line(&self, pos: DVec2, disc_radius: f64) -> bool {
         pos.length() - disc_radius <= self.fifteen_line_radius + 0.5 * self.line_width
     }
+}
+
+/// The support window of a disc of radius `disc_radius` in a hole of radius
+/// `hole_radius`: `sqrt(r_h^2 - R^2)`, or 0 if the disc is at least as wide as the hole.
+pub fn support_window(hole_radius: f64, disc_radius: f64) -> f64 {
+    let s = hole_radius * hole_radius - disc_radius * disc_radius;
+    if s > 0.0 { s.sqrt() } else { 0.0 }
 }
 
 /// Where a disc at rest scores. A disc in the 20 hole is not on the board and has no zone;

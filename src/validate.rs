@@ -5,7 +5,10 @@ use crate::board::Board;
 use crate::disc::Disc;
 use crate::error::InputError;
 use crate::params::Physics;
-use crate::world::{PLACEMENT_TOLERANCE, World};
+
+/// How far apart two circles may overlap in input and still count as touching, m.
+/// Discs laid in a touching row by arithmetic land within rounding of each other.
+pub const PLACEMENT_TOLERANCE: f64 = 1e-9;
 
 /// Most fixed steps one shot may take (`max_time / dt`), so no input can run for days.
 pub const MAX_STEPS: f64 = 1e9;
@@ -114,23 +117,31 @@ pub fn check_physics(p: &Physics) -> Result<(), InputError> {
     Ok(())
 }
 
-/// A disc about to join `world`: finite, sized, on the surface, not inside the hole's
+/// A disc about to join a world with this board, physics and discs (`others`, in id
+/// order): finite, sized, on the surface, not inside the hole's
 /// support window (a hanger, overhanging the hole with its centre farther out, is fine), not
 /// overlapping a peg or a disc, not faster than `max_speed` (centre or rim). `field` names
 /// the disc in errors (`shooter`, `discs[3]`).
-pub fn check_disc(world: &World, d: &Disc, field: &str) -> Result<(), InputError> {
-    check_disc_lazy(world, d, &|| field.to_string())
+pub fn check_disc(
+    board: &Board,
+    physics: &Physics,
+    others: &[Disc],
+    d: &Disc,
+    field: &str,
+) -> Result<(), InputError> {
+    check_disc_lazy(board, physics, others, d, &|| field.to_string())
 }
 
 /// [`check_disc`] with the disc's name built only when there is an error (no allocation on
 /// the path every valid shot takes).
 pub fn check_disc_lazy(
-    world: &World,
+    board: &Board,
+    physics: &Physics,
+    others: &[Disc],
     d: &Disc,
     field: &dyn Fn() -> String,
 ) -> Result<(), InputError> {
     let at = |suffix: &str| format!("{}.{suffix}", field());
-    let (board, physics) = (world.board(), world.physics());
     for (suffix, x) in [
         ("pos", d.pos.x),
         ("pos", d.pos.y),
@@ -177,7 +188,7 @@ pub fn check_disc_lazy(
             ));
         }
     }
-    for (j, o) in world.discs().iter().enumerate() {
+    for (j, o) in others.iter().enumerate() {
         if !o.on_board() {
             continue;
         }

@@ -7,33 +7,10 @@ use crate::disc::{Disc, DiscId, DiscState};
 use crate::error::InputError;
 use crate::params::Physics;
 use crate::step::event::Event;
+use crate::step::state::{Ev, GroupScratch, Motion};
 use glam::DVec2;
 
-/// How far apart two circles may overlap in input and still count as touching, m.
-/// Discs laid in a touching row by arithmetic land within rounding of each other.
-pub const PLACEMENT_TOLERANCE: f64 = 1e-9;
-
-/// Per-disc state the step keeps beside the public [`Disc`].
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Motion {
-    /// Speed `|vel|`, m/s, kept in closed form between impacts (no square root per step).
-    pub speed: f64,
-    /// Direction of travel (unit), fixed between impacts: friction never turns a disc.
-    pub dir: DVec2,
-    /// Sliding deceleration held over the current sub-interval, m/s^2.
-    pub decel: f64,
-    /// Magnitude of the angular deceleration held over the current sub-interval, rad/s^2.
-    pub spin_decel: f64,
-    /// Distance this disc can still travel before it could touch anything that does not
-    /// move (pegs, discs at rest, its window's edge, the surface's edge), m. Negative forces
-    /// a scan. Direction-free, so impacts do not invalidate it; travel uses it up.
-    pub clear: f64,
-    /// Radius of this disc's support window about the hole's centre,
-    /// `sqrt(r_h^2 - R^2)` (0: the disc cannot drop in). See `step/hole.rs`.
-    pub window: f64,
-    /// Whether the centre is inside the window now (it entered too fast to be captured).
-    pub in_window: bool,
-}
+pub use crate::validate::PLACEMENT_TOLERANCE;
 
 /// A simulation: board, parameters, discs, clock and event log.
 ///
@@ -56,9 +33,9 @@ pub struct World {
     /// Scratch: reach of each moving disc over the current window (index as `moving`).
     pub(crate) reach: Vec<f64>,
     /// Scratch: pairs seen touching during the current step (pressed-contact candidates).
-    pub(crate) touching: Vec<crate::step::Ev>,
+    pub(crate) touching: Vec<Ev>,
     /// Scratch: the group of contacts resolved together at one instant (`step/contact.rs`).
-    pub(crate) group: crate::step::contact::GroupScratch,
+    pub(crate) group: GroupScratch,
     /// Scratch: the pushes of the separation stage (disc, displacement).
     pub(crate) pushes: Vec<(DiscId, DVec2)>,
     /// For a trace (`crate::trace`) only: the centres of the discs of each logged event at
@@ -114,7 +91,7 @@ impl World {
         mut disc: Disc,
         field: &dyn Fn() -> String,
     ) -> Result<DiscId, InputError> {
-        crate::validate::check_disc_lazy(self, &disc, field)?;
+        crate::validate::check_disc_lazy(&self.board, &self.physics, &self.discs, &disc, field)?;
         disc.state = if disc.vel == DVec2::ZERO && disc.spin == 0.0 {
             DiscState::Rest
         } else {
@@ -133,6 +110,12 @@ impl World {
             self.moving.push(id); // ids grow, so `moving` stays sorted
         }
         Ok(id)
+    }
+
+    /// Checks `disc` as [`World::add_disc`] would, without adding it; `field` names it in
+    /// the error (`shooter`, `discs[3]`).
+    pub fn check_disc(&self, disc: &Disc, field: &str) -> Result<(), InputError> {
+        crate::validate::check_disc(&self.board, &self.physics, &self.discs, disc, field)
     }
 
     /// The board.

@@ -54,20 +54,6 @@ const LAYER_OF: &[(&str, usize)] = &[
     ("bin", 4),
 ];
 
-/// TEMPORARY: the two import cycles inside the physics core, left to the contact/hole
-/// work that owns `src/step/` and `src/world.rs` (issue #9). Each entry is an import that
-/// the checker ignores when it looks for cycles: `world.rs` reaches into `step/`
-/// (`Ev`, `friction::sync`) while `step/` needs `World` and `Motion` from `world.rs`; and
-/// `validate.rs` needs `World` (`check_disc`) while `world.rs` validates through it.
-/// Remove an entry as soon as its cycle is gone; nothing else may be added here.
-const ALLOWED_CYCLE_EDGES: &[(&str, &str)] = &[
-    // world <-> step: Motion and the step's scratch live in world.rs.
-    ("src/world.rs", "src/step/mod.rs"),
-    ("src/world.rs", "src/step/friction.rs"),
-    // world <-> validate: check_disc takes &World.
-    ("src/validate.rs", "src/world.rs"),
-];
-
 /// One source file: its path (`src/...`), module path and text.
 struct File {
     path: String,
@@ -514,12 +500,7 @@ impl Crate {
                         LAYER_NAMES[layer]
                     ));
                 }
-                let allowed = ALLOWED_CYCLE_EDGES
-                    .iter()
-                    .any(|&(a, b)| a == file.path && b == target.path);
-                if !allowed {
-                    edges.entry(i).or_default().insert(j);
-                }
+                edges.entry(i).or_default().insert(j);
             }
             if layer < JSON_LAYER {
                 let text = strip_comments(&file.text);
@@ -670,29 +651,6 @@ fn src_respects_the_layers() {
         v.len(),
         v.join("\n")
     );
-}
-
-#[test]
-fn every_allowed_cycle_edge_is_still_an_import() {
-    // A stale allow-list entry would hide a future cycle: each must name a real import.
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut sources = vec![];
-    read_sources(&root.join("src"), root, &mut sources);
-    let krate = Crate::new(sources);
-    for &(a, b) in ALLOWED_CYCLE_EDGES {
-        let i = krate.files.iter().position(|f| f.path == a);
-        let j = krate.files.iter().position(|f| f.path == b);
-        let used = match (i, j) {
-            (Some(i), Some(j)) => krate.imports[i]
-                .iter()
-                .any(|imp| krate.resolve(&imp.absolute, 0) == Some(j)),
-            _ => false,
-        };
-        assert!(
-            used,
-            "ALLOWED_CYCLE_EDGES: {a} no longer imports {b}; remove the entry"
-        );
-    }
 }
 
 #[cfg(test)]

@@ -10,7 +10,6 @@ use crate::disc::Disc;
 use crate::error::InputError;
 use crate::params::Physics;
 use crate::rules::placement::in_quadrant;
-use crate::validate::check_disc;
 use crate::world::World;
 
 /// Draws executions of one intended flick from one seat in one position.
@@ -57,7 +56,7 @@ impl<'a> FlickSampler<'a> {
         let (r, m) = (physics.disc_radius, physics.disc_mass);
         let flick = intended.to_flick(board, seat, team);
         let disc = Disc::at_rest(team, flick.pos, r, m).flicked(flick.vel, flick.spin);
-        check_disc(base, &disc, "shooter").map_err(flick_field)?;
+        base.check_disc(&disc, "shooter").map_err(flick_field)?;
         Ok(FlickSampler::new_unchecked(
             board, physics, seat, team, base, intended, noise,
         ))
@@ -92,7 +91,7 @@ impl<'a> FlickSampler<'a> {
         let disc = Disc::at_rest(self.team, f.pos, p.disc_radius, p.disc_mass);
         let disc = disc.flicked(f.vel, f.spin);
         let placed_ok = in_quadrant(self.seat, f.pos);
-        (placed_ok && check_disc(self.base, &disc, "shooter").is_ok()).then_some(disc)
+        (placed_ok && self.base.check_disc(&disc, "shooter").is_ok()).then_some(disc)
     }
 
     /// The flick of sample `index` with seed `seed`: each parameter with a non-zero width

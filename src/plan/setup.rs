@@ -14,7 +14,6 @@ use crate::params::Physics;
 use crate::rules::scoring::score_difference;
 use crate::rules::{Ruleset, ShotVerdict, apply_rules, board_score, check_placement};
 use crate::shot::{Flick, Outcome, Placed, Shot};
-use crate::validate::check_disc;
 use crate::world::World;
 
 /// Lowest speed a planned or strategic flick is given, m/s.
@@ -141,7 +140,7 @@ impl<'a> Setup<'a> {
         let p = self.physics;
         let disc = Disc::at_rest(flick.team, flick.pos, p.disc_radius, p.disc_mass)
             .flicked(flick.vel, flick.spin);
-        check_disc(&self.base, &disc, "shooter").ok()?;
+        self.base.check_disc(&disc, "shooter").ok()?;
         Some(flick)
     }
 

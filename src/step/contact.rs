@@ -50,7 +50,7 @@
 use crate::disc::{Disc, DiscId, DiscState};
 use crate::step::event::EventKind;
 use crate::step::response::{resolve_disc_disc, resolve_disc_peg};
-use crate::step::{APPROACH_EPS, CONTACT_SKIN, Ev};
+use crate::step::state::{APPROACH_EPS, CONTACT_SKIN, Contact, Ev, GroupScratch};
 use crate::world::World;
 use glam::DVec2;
 
@@ -62,42 +62,6 @@ const SWEEP_TOL: f64 = 0.01 * APPROACH_EPS;
 /// group, whatever the input; pairs and triples converge in a few dozen). A group cut
 /// short leaves contacts approaching by a hair, which the next round takes up.
 const MAX_SWEEPS: u32 = 500;
-
-/// One contact of a group: disc `a` against disc `b` or peg `peg`.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Contact {
-    /// The contact as the event search names it: `Ev::Disc(a, b)` or `Ev::Peg(a, k)`.
-    pub ev: Ev,
-    /// Unit normal from `a`'s centre towards the other body's.
-    n: DVec2,
-    /// Approach speed `-v_n` before the group's impulses, m/s.
-    approach: f64,
-    /// Restitution and contact friction for this pair.
-    e: f64,
-    mu: f64,
-    /// Normal impulse of the compression phase and tangential impulse, N s.
-    lam: f64,
-    jt: f64,
-    /// Rank of the contact's group in the round.
-    group: usize,
-}
-
-/// Reusable buffers for rounds (kept in the `World` so a step allocates nothing).
-#[derive(Clone, Debug, Default)]
-pub(crate) struct GroupScratch {
-    /// The round's contacts, by group, each group in place order.
-    contacts: Vec<Contact>,
-    /// Where each group ends in `contacts`.
-    ends: Vec<usize>,
-    /// The round's discs, in place order.
-    discs: Vec<DiscId>,
-    /// Velocities and spins before the round's impulses, parallel to `discs`.
-    before: Vec<(DVec2, f64)>,
-    /// Velocities after compression, parallel to a group's discs (energy fallback).
-    v_c: Vec<DVec2>,
-    /// Union-find parents by disc id, to split the round into groups.
-    parent: Vec<DiscId>,
-}
 
 impl World {
     /// Resolves the impact `first` (found by the event search at absolute time `now`; it was

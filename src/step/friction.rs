@@ -22,7 +22,7 @@
 use crate::disc::Disc;
 use crate::params::Physics;
 use crate::step::farkas::tabulated_friction_factors as friction_factors;
-use crate::world::Motion;
+use crate::step::state::Motion;
 use glam::DVec2;
 
 /// Re-reads speed and direction from `disc.vel` after an impulse changed it.

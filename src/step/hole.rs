@@ -49,6 +49,7 @@
 //! lip) that captured any disc whose centre stopped over the hole and every crossing below
 //! about 1.1 m/s whatever its line.
 
+pub use crate::board::support_window;
 use crate::disc::{DiscId, DiscState};
 use crate::world::World;
 
@@ -66,13 +67,6 @@ pub const TABLE_B: [f64; 10] = [
 pub const TABLE_V: [f64; 11] = [
     1.127, 0.941, 0.682, 0.534, 0.479, 0.343, 0.311, 0.278, 0.277, 0.193, 0.0,
 ];
-
-/// The support window of a disc of radius `disc_radius` in a hole of radius
-/// `hole_radius`: `sqrt(r_h^2 - R^2)`, or 0 if the disc is at least as wide as the hole.
-pub fn support_window(hole_radius: f64, disc_radius: f64) -> f64 {
-    let s = hole_radius * hole_radius - disc_radius * disc_radius;
-    if s > 0.0 { s.sqrt() } else { 0.0 }
-}
 
 /// The window of the study's hole and disc, `w_tab` (7.2748 mm).
 pub fn table_window() -> f64 {

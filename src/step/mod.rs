@@ -26,6 +26,7 @@ pub mod farkas;
 pub(crate) mod friction;
 pub mod hole;
 pub mod response;
+pub(crate) mod state;
 pub mod toi;
 
 use crate::disc::{DiscId, DiscState};
@@ -36,47 +37,8 @@ use crate::step::friction::{
 use crate::world::World;
 use glam::DVec2;
 
-/// Gap within which two bodies count as touching, m. Far below any physical length and
-/// far above the rounding of positions on a 0.66 m board (~1e-16 m).
-pub const CONTACT_SKIN: f64 = 1e-10;
-
-/// Approach speed below which touching bodies count as not approaching, m/s: rounding.
-pub const APPROACH_EPS: f64 = 1e-12;
-
-/// An event the step handles. The derived order (variant, then ids) breaks time ties.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub(crate) enum Ev {
-    /// Impact between moving or resting discs `a < b`.
-    Disc(DiscId, DiscId),
-    /// Impact of disc `a` on peg `k`.
-    Peg(DiscId, usize),
-    /// Disc `a`'s centre leaves the hole's support window.
-    HoleExit(DiscId),
-    /// Disc `a`'s centre enters the hole's support window: captured or crossing.
-    HoleEnter(DiscId),
-    /// Disc `a`'s centre passes the surface's edge.
-    Ditch(DiscId),
-    /// Disc `a` stops spinning but still slides.
-    SpinEnd(DiscId),
-    /// Disc `a` comes to rest.
-    Stop(DiscId),
-}
-
-impl Ev {
-    /// The discs of an impact: `(a, Some(b))` for two discs, `(a, None)` for a disc and a
-    /// peg (or any one-disc event).
-    pub(crate) fn discs(self) -> (DiscId, Option<DiscId>) {
-        match self {
-            Ev::Disc(a, b) => (a, Some(b)),
-            Ev::Peg(a, _)
-            | Ev::HoleExit(a)
-            | Ev::HoleEnter(a)
-            | Ev::Ditch(a)
-            | Ev::SpinEnd(a)
-            | Ev::Stop(a) => (a, None),
-        }
-    }
-}
+pub(crate) use crate::step::state::Ev;
+pub use crate::step::state::{APPROACH_EPS, CONTACT_SKIN};
 
 /// The earliest event found so far: time offset from now, the event, and whether the
 /// bodies were already touching (an immediate impact, possibly a pressed contact).

@@ -1,0 +1,108 @@
+//! The step's state that the [`World`](crate::World) keeps between calls: each disc's
+//! [`Motion`], the events the step looks for ([`Ev`]), the contact skin, and the scratch of
+//! the contact rounds. A leaf of the core: it names none of the step's algorithms, so
+//! `world.rs` can hold these without importing the step, and the step's files (which
+//! implement `World`'s stages) import `world.rs` and this file only.
+
+use crate::disc::DiscId;
+use glam::DVec2;
+
+/// Gap within which two bodies count as touching, m. Far below any physical length and
+/// far above the rounding of positions on a 0.66 m board (~1e-16 m).
+pub const CONTACT_SKIN: f64 = 1e-10;
+
+/// Approach speed below which touching bodies count as not approaching, m/s: rounding.
+pub const APPROACH_EPS: f64 = 1e-12;
+
+/// Per-disc state the step keeps beside the public [`Disc`](crate::Disc).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Motion {
+    /// Speed `|vel|`, m/s, kept in closed form between impacts (no square root per step).
+    pub(crate) speed: f64,
+    /// Direction of travel (unit), fixed between impacts: friction never turns a disc.
+    pub(crate) dir: DVec2,
+    /// Sliding deceleration held over the current sub-interval, m/s^2.
+    pub(crate) decel: f64,
+    /// Magnitude of the angular deceleration held over the current sub-interval, rad/s^2.
+    pub(crate) spin_decel: f64,
+    /// Distance this disc can still travel before it could touch anything that does not
+    /// move (pegs, discs at rest, its window's edge, the surface's edge), m. Negative forces
+    /// a scan. Direction-free, so impacts do not invalidate it; travel uses it up.
+    pub(crate) clear: f64,
+    /// Radius of this disc's support window about the hole's centre,
+    /// `sqrt(r_h^2 - R^2)` (0: the disc cannot drop in). See `step/hole.rs`.
+    pub(crate) window: f64,
+    /// Whether the centre is inside the window now (it entered too fast to be captured).
+    pub(crate) in_window: bool,
+}
+
+/// An event the step handles. The derived order (variant, then ids) breaks time ties.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Ev {
+    /// Impact between moving or resting discs `a < b`.
+    Disc(DiscId, DiscId),
+    /// Impact of disc `a` on peg `k`.
+    Peg(DiscId, usize),
+    /// Disc `a`'s centre leaves the hole's support window.
+    HoleExit(DiscId),
+    /// Disc `a`'s centre enters the hole's support window: captured or crossing.
+    HoleEnter(DiscId),
+    /// Disc `a`'s centre passes the surface's edge.
+    Ditch(DiscId),
+    /// Disc `a` stops spinning but still slides.
+    SpinEnd(DiscId),
+    /// Disc `a` comes to rest.
+    Stop(DiscId),
+}
+
+impl Ev {
+    /// The discs of an impact: `(a, Some(b))` for two discs, `(a, None)` for a disc and a
+    /// peg (or any one-disc event).
+    pub(crate) fn discs(self) -> (DiscId, Option<DiscId>) {
+        match self {
+            Ev::Disc(a, b) => (a, Some(b)),
+            Ev::Peg(a, _)
+            | Ev::HoleExit(a)
+            | Ev::HoleEnter(a)
+            | Ev::Ditch(a)
+            | Ev::SpinEnd(a)
+            | Ev::Stop(a) => (a, None),
+        }
+    }
+}
+
+/// One contact of a group: disc `a` against disc `b` or peg `peg`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Contact {
+    /// The contact as the event search names it: `Ev::Disc(a, b)` or `Ev::Peg(a, k)`.
+    pub(crate) ev: Ev,
+    /// Unit normal from `a`'s centre towards the other body's.
+    pub(crate) n: DVec2,
+    /// Approach speed `-v_n` before the group's impulses, m/s.
+    pub(crate) approach: f64,
+    /// Restitution and contact friction for this pair.
+    pub(crate) e: f64,
+    pub(crate) mu: f64,
+    /// Normal impulse of the compression phase and tangential impulse, N s.
+    pub(crate) lam: f64,
+    pub(crate) jt: f64,
+    /// Rank of the contact's group in the round.
+    pub(crate) group: usize,
+}
+
+/// Reusable buffers for rounds (kept in the `World` so a step allocates nothing).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct GroupScratch {
+    /// The round's contacts, by group, each group in place order.
+    pub(crate) contacts: Vec<Contact>,
+    /// Where each group ends in `contacts`.
+    pub(crate) ends: Vec<usize>,
+    /// The round's discs, in place order.
+    pub(crate) discs: Vec<DiscId>,
+    /// Velocities and spins before the round's impulses, parallel to `discs`.
+    pub(crate) before: Vec<(DVec2, f64)>,
+    /// Velocities after compression, parallel to a group's discs (energy fallback).
+    pub(crate) v_c: Vec<DVec2>,
+    /// Union-find parents by disc id, to split the round into groups.
+    pub(crate) parent: Vec<DiscId>,
+}
