@@ -1,5 +1,5 @@
 //! Criterion benches of the batch API and the Monte Carlo studies at a fixed thread count:
-//! 200-shot batches shaped like `shared/bench` (`fixtures/opening.json`, `crowded.json`)
+//! 200-shot batches shaped like the benchmark files of docs/shot-file.md (`fixtures/opening.json`, `crowded.json`)
 //! on a rayon pool of 1 thread and of every core, and a 100,000-sample study of the
 //! opening shot (`fixtures/montecarlo/opening.json`) on 1 thread and on every core.
 //! Throughput is reported in shots (samples) per second; the speed-up is the ratio of the

@@ -2,7 +2,7 @@
 //! scoring zones that follow from them.
 //!
 //! Frame: metres, origin at the centre of the 20 hole, seat 0 at negative y (see
-//! `shared/spec/shot-file.md`). Defaults are the tournament board of `shared/spec/board.md`.
+//! `docs/shot-file.md`). Defaults are the tournament board of `docs/board.md`.
 
 use glam::DVec2;
 
@@ -39,7 +39,7 @@ const COS_22_5: f64 = 0.923_879_532_511_286_7;
 const SIN_22_5: f64 = 0.382_683_432_365_089_8;
 
 impl Board {
-    /// The NCA tournament board (`shared/spec/board.md`).
+    /// The NCA tournament board (`docs/board.md`).
     pub fn tournament() -> Board {
         let r = 0.1016;
         let (c, s) = (r * COS_22_5, r * SIN_22_5);

@@ -1,4 +1,4 @@
-//! The `crokinole` binary against the contract of `shared/spec/shot-file.md`: well-formed
+//! The `crokinole` binary against the contract of `docs/shot-file.md`: well-formed
 //! outcome files, byte-identical output for every thread count, stdin, `params`, and a
 //! refusal naming the shot, the field and the problem for every class of bad input.
 
@@ -217,7 +217,7 @@ fn params_round_trips() {
 
 #[test]
 fn the_shared_benchmark_format_parses() {
-    // A two-shot copy of shared/bench/{opening,crowded}.json, description included.
+    // A two-shot copy of the benchmark files (docs/shot-file.md), description included.
     let text = r#"{"description":"tiny copy","board":{"surface_radius":0.3302,"shooting_line_radius":0.3048,"ten_line_radius":0.2032,"fifteen_line_radius":0.1016,"hole_radius":0.0174625,"line_width":0.0015875,"peg_radius":0.0047625,"pegs":[[0.093866161,0.038880637],[0.038880637,0.093866161],[-0.038880637,0.093866161],[-0.093866161,0.038880637],[-0.093866161,-0.038880637],[-0.038880637,-0.093866161],[0.038880637,-0.093866161],[0.093866161,-0.038880637]]},"physics":{"disc_radius":0.015875,"disc_mass":0.0055,"board_friction":0.12,"disc_restitution":0.6,"disc_friction":0.38,"peg_restitution":0.6,"peg_friction":0.5,"gravity":9.81,"dt":0.001,"max_time":20.0},"shots":[{"discs":[],"shooter":{"team":0,"pos":[0.16587297,-0.255713117],"vel":[-0.393710709,0.65779271],"spin":0.0}},{"discs":[{"team":0,"pos":[-0.001183955,-0.221600505]},{"team":1,"pos":[-0.092531631,0.133214848]},{"team":1,"pos":[-0.15632752,0.064377922]}],"shooter":{"team":0,"pos":[-0.067300547,-0.297277104],"vel":[-0.516304955,2.127514866],"spin":0.0}}]}"#;
     let out = run(&["simulate", "-"], Some(text)).json();
     let outcomes = out["outcomes"].as_array().unwrap();

@@ -1,4 +1,4 @@
-//! Shot verdicts: one test per rule of `shared/spec/rules.md`, on crafted positions whose
+//! Shot verdicts: one test per rule of `docs/rules-reference.md`, on crafted positions whose
 //! outcome does not depend on luck. Pure rule tests hand-build the engine's [`Outcome`]
 //! (final discs and event log); a few run the real physics on straight shots along seat 0's
 //! centreline, which passes between the pegs and whose slide is closed-form.

@@ -11,7 +11,7 @@ import math
 import os
 import random
 
-# Tournament board and discs (shared/spec/board.md), as in the shared benchmark files.
+# Tournament board and discs (docs/board.md), as in the shared benchmark files.
 SURFACE_R = 0.3302
 SHOOTING_R = 0.3048
 TEN_R = 0.2032

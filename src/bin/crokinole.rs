@@ -31,7 +31,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Deterministic Crokinole physics: shot files in, outcome files out
-/// (shared/spec/shot-file.md).
+/// (docs/shot-file.md).
 #[derive(Parser)]
 #[command(
     name = "crokinole",

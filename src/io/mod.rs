@@ -1,4 +1,4 @@
-//! The JSON contract of `shared/spec/shot-file.md`: reading shot files into library types
+//! The JSON contract of `docs/shot-file.md`: reading shot files into library types
 //! (checked up front), writing outcome files, and the `params` block of defaults.
 //!
 //! The library never prints; the CLI (`src/bin/crokinole.rs`) reads, calls

@@ -1,4 +1,4 @@
-//! The outcome file (`shared/spec/shot-file.md`): `{"outcomes": [...]}`, one outcome per
+//! The outcome file (`docs/shot-file.md`): `{"outcomes": [...]}`, one outcome per
 //! shot, floats in `serde_json`'s shortest round-trip form so the bytes depend only on the
 //! outcomes.
 

@@ -1,4 +1,4 @@
-//! The shot file (`shared/spec/shot-file.md`): its serde types, the conversion to the
+//! The shot file (`docs/shot-file.md`): its serde types, the conversion to the
 //! library's [`Board`], [`Physics`] and [`Shot`], the up-front validation of every shot,
 //! and the `params` block (the defaults in shot-file form).
 

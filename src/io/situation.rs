@@ -6,7 +6,7 @@
 //! [`Situation::read`]; so both files take exactly the same keys, defaults and errors for
 //! them.
 //!
-//! Conventions are those of the shot file (`shared/spec/shot-file.md`): unknown keys and
+//! Conventions are those of the shot file (`docs/shot-file.md`): unknown keys and
 //! `null` refused, a structure only as an object, errors naming the field (`discs[2].pos[0]`,
 //! `noise.speed`) and, for JSON errors, the line and column. The `board` and `physics`
 //! blocks are read by the shot-file reader itself ([`parse_shot_file`]), laid out at their

@@ -2,7 +2,7 @@
 //! checked [`Study`], the canonical form behind the input hash, one line per sample, the
 //! summary, and the shard state that `crokinole merge` reads back.
 //!
-//! Conventions are those of the shot file (`shared/spec/shot-file.md`): SI units and
+//! Conventions are those of the shot file (`docs/shot-file.md`): SI units and
 //! radians, unknown keys and `null` refused, a structure only as an object, errors naming
 //! the field (`flick.speed`, `discs[2].pos[0]`) and, for JSON errors, the line and column.
 //! The situation's keys (`board`, `physics`, `players`, `seat`, `discs`, `noise`) are read

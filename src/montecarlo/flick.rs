@@ -2,7 +2,7 @@
 //! conditions: where on the shooting line the disc starts, which way it goes, how fast,
 //! with how much spin.
 //!
-//! Frame (`shared/spec/shot-file.md`): origin at the centre of the 20 hole, seat `s` at
+//! Frame (`docs/shot-file.md`): origin at the centre of the 20 hole, seat `s` at
 //! polar angle 270, 180, 90, 0 degrees for `s` = 0, 1, 2, 3. Each seat has its own frame,
 //! seat 0's turned clockwise by `s` quarter turns: in it the player sits at `-y` looking
 //! toward `+y`, with `+x` to the player's right. The quarter turns swap and negate

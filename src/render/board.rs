@@ -7,7 +7,7 @@ use super::svg::Svg;
 use crate::board::Board;
 use glam::DVec2;
 
-/// Width of the ditch outside the playing surface, m (`shared/spec/board.md`).
+/// Width of the ditch outside the playing surface, m (`docs/board.md`).
 pub const DITCH_WIDTH: f64 = 0.0508;
 /// Width of the rail drawn around the ditch, m (for looks only).
 pub const RAIL_WIDTH: f64 = 0.012;

@@ -1,4 +1,4 @@
-//! The rules layer: what a shot means in a game of Crokinole (`shared/spec/rules.md`).
+//! The rules layer: what a shot means in a game of Crokinole (`docs/rules-reference.md`).
 //!
 //! The physics knows discs, pegs, the hole and the ditch; this module adds the table around
 //! them: seats, teams and whose turn it is, where a shooter may place its disc, the opening
@@ -14,7 +14,7 @@
 //! - [`seat`]: the table itself: seats, teams and play order ([`team_of_seat`],
 //!   [`next_seat`]).
 //!
-//! The table (`shared/spec/shot-file.md`):
+//! The table (`docs/shot-file.md`):
 //! Seat `s` sits in the direction of polar angle 270, 180, 90, 0 degrees for `s = 0..3`;
 //! play goes clockwise seen from above, 0 -> 1 -> 2 -> 3 -> 0. With two players only seats 0
 //! (team 0) and 2 (team 1) are used; with four, seats 0 and 2 are team 0 and seats 1 and 3

@@ -1,4 +1,4 @@
-//! The two rule sets of `shared/spec/rules.md` and the constants that differ between them.
+//! The two rule sets of `docs/rules-reference.md` and the constants that differ between them.
 //!
 //! - **Traditional** (the default; the seeds' rules): 12 discs a side, the round's winner
 //!   scores the difference, the game ends after the round in which a side reaches 100.

@@ -1,5 +1,5 @@
 //! The table: which seats are in play, the team of a seat and the order of play
-//! (`shared/spec/shot-file.md`). Seat `s` sits in the direction of polar angle 270, 180,
+//! (`docs/shot-file.md`). Seat `s` sits in the direction of polar angle 270, 180,
 //! 90, 0 degrees for `s = 0..3`; play goes clockwise seen from above. With two players
 //! only seats 0 (team 0) and 2 (team 1) are used; with four, seats 0 and 2 are team 0 and
 //! seats 1 and 3 team 1. Quadrants and the seat's frame are in

@@ -1,4 +1,4 @@
-//! One shot judged: placement, physics, then the rules (`shared/spec/rules.md`).
+//! One shot judged: placement, physics, then the rules (`docs/rules-reference.md`).
 //!
 //! [`judge_shot`] checks the placement ([`check_placement`]), runs the physics
 //! ([`run_shot`]) and calls [`apply_rules`], the pure part, which turns a shot and its

@@ -1,5 +1,5 @@
 //! Impacts: instantaneous impulses with restitution and Coulomb friction, which transfer
-//! spin. Model of `shared/spec/physics.md`, "Contacts":
+//! spin. Model of `docs/physics.md`, "Contacts":
 //!
 //! ```text
 //! n = unit normal from A to B,  t = perp(n)
