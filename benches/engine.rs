@@ -1,6 +1,6 @@
 //! Criterion benches of the physics core: one step in which nothing can happen, one opening
-//! shot, one crowded shot, and whole batches shaped like the benchmark files of docs/shot-file.md (the fixtures in
-//! `fixtures/`, so they run on any clone), serially on one thread and on a rayon pool.
+//! shot, one crowded shot, and whole batches shaped like the benchmark files of
+//! docs/shot-file.md (the fixtures in `fixtures/`, so they run on any clone), serially on one thread and on a rayon pool.
 //! Figures are simulation only: the shot file is parsed and validated outside the timing.
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
