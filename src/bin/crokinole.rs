@@ -218,6 +218,9 @@ enum Failure {
     Input(InputError),
     /// Reading or writing failed (exit code 1).
     Io(String),
+    /// The reader of standard output went away (`| head`): stop quietly, as coreutils do,
+    /// with the status a process killed by SIGPIPE has (141).
+    BrokenPipe,
 }
 
 impl Failure {
@@ -225,6 +228,7 @@ impl Failure {
         match self {
             Failure::Input(_) => 2,
             Failure::Io(_) => 1,
+            Failure::BrokenPipe => 141,
         }
     }
 }
@@ -234,6 +238,7 @@ impl fmt::Display for Failure {
         match self {
             Failure::Input(e) => write!(f, "{e}"),
             Failure::Io(m) => f.write_str(m),
+            Failure::BrokenPipe => f.write_str("broken pipe"),
         }
     }
 }
@@ -306,6 +311,7 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::BrokenPipe) => ExitCode::from(Failure::BrokenPipe.exit_code()),
         Err(failure) => {
             eprintln!("error: {failure}");
             ExitCode::from(failure.exit_code())
@@ -365,8 +371,20 @@ fn params() -> Result<(), Failure> {
     write_output(None, |w| writeln!(w, "{text}"))
 }
 
-/// A pool of `threads` workers (all cores if `None`).
+/// Most worker threads any command starts: far more than any machine has cores (the
+/// output does not depend on the count), few enough that a typo like `--threads 100000`
+/// cannot exhaust memory or hang the start.
+const MAX_THREADS: u32 = 256;
+
+/// A pool of `threads` workers (all cores if `None`), at most [`MAX_THREADS`] (with a note
+/// on standard error when the request was larger).
 fn pool(threads: Option<u32>) -> Result<rayon::ThreadPool, Failure> {
+    let threads = threads.map(|n| {
+        if n > MAX_THREADS {
+            eprintln!("note: --threads {n} capped at {MAX_THREADS}; the output is the same");
+        }
+        n.min(MAX_THREADS)
+    });
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads.map_or(0, |n| n as usize))
         .build()
@@ -407,22 +425,47 @@ fn read_input(file: &Path) -> Result<String, Failure> {
     })
 }
 
-/// Runs `write` on a buffered `output` file, or standard output if `None`, and flushes.
+/// Runs `write` on a buffered `output` file, or standard output if `None`, and flushes. A
+/// file is written under a temporary name beside it and renamed into place once complete,
+/// so a failed write never leaves a truncated file behind. A closed pipe on standard
+/// output ends the command quietly ([`Failure::BrokenPipe`]).
 fn write_output(
     output: Option<&Path>,
     write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> Result<(), Failure> {
-    let name = output.map_or("standard output".to_string(), |p| {
-        format!("`{}`", p.display())
-    });
-    let fail = |e: std::io::Error| Failure::Io(format!("cannot write {name}: {e}"));
-    let sink: Box<dyn Write> = match output {
-        Some(path) => Box::new(std::fs::File::create(path).map_err(fail)?),
-        None => Box::new(std::io::stdout().lock()),
+    let Some(path) = output else {
+        let mut w = BufWriter::new(std::io::stdout().lock());
+        return write(&mut w)
+            .and_then(|()| w.flush())
+            .map_err(|e| write_failure("standard output", e));
     };
-    let mut w = BufWriter::new(sink);
-    write(&mut w).map_err(fail)?;
-    w.flush().map_err(fail)
+    let name = format!("`{}`", path.display());
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(format!(".tmp-{}", std::process::id()));
+    let tmp = PathBuf::from(tmp);
+    let written = std::fs::File::create(&tmp).and_then(|file| {
+        let mut w = BufWriter::new(file);
+        write(&mut w)?;
+        w.into_inner()
+            .map_err(|e| e.into_error())
+            .and_then(|f| f.sync_all())
+    });
+    match written.and_then(|()| std::fs::rename(&tmp, path)) {
+        Ok(()) => Ok(()),
+        Err(e) => {
+            let _ = std::fs::remove_file(&tmp);
+            Err(write_failure(&name, e))
+        }
+    }
+}
+
+/// The failure for a write to `name` that failed with `e`.
+fn write_failure(name: &str, e: std::io::Error) -> Failure {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        Failure::BrokenPipe
+    } else {
+        Failure::Io(format!("cannot write {name}: {e}"))
+    }
 }
 
 /// A progress bar with rate and ETA on standard error when it is a terminal; hidden

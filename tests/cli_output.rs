@@ -1,0 +1,82 @@
+//! How the binary writes: a closed pipe ends it quietly, output files appear whole or not
+//! at all, and absurd thread counts are capped instead of hanging the start.
+
+mod binary;
+
+use std::io::Read;
+use std::process::{Command, Stdio};
+
+/// Symptom: `crokinole simulate big.json | head` printed "Broken pipe" and exited 1.
+/// Cause: the write error on standard output was reported like any other. Now it ends
+/// the command quietly with the status of a process killed by SIGPIPE, as coreutils do.
+#[test]
+fn a_reader_that_goes_away_ends_the_command_quietly() {
+    let fixture = binary::fixture("", "crowded.json");
+    // --trace 1 makes the output megabytes long, far beyond any pipe buffer.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_crokinole"))
+        .args(["simulate", &fixture, "--trace", "1", "--threads", "1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut head = [0u8; 100];
+    child
+        .stdout
+        .as_mut()
+        .unwrap()
+        .read_exact(&mut head)
+        .unwrap();
+    drop(child.stdout.take());
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(141), "stderr: {stderr}");
+    assert!(stderr.is_empty(), "stderr: {stderr}");
+}
+
+#[test]
+fn an_output_file_is_whole_or_absent() {
+    let dir = binary::scratch("output_whole");
+    let fixture = binary::fixture("", "example.json");
+    let out = dir.join("outcomes.json");
+    let run = binary::run(&["simulate", &fixture, "-o", out.to_str().unwrap()], None);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let written = std::fs::read(&out).unwrap();
+    let to_stdout = binary::run(&["simulate", &fixture], None);
+    assert_eq!(written, to_stdout.stdout);
+    // Nothing but the output itself is left in the directory.
+    let names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, vec![std::ffi::OsString::from("outcomes.json")]);
+    // A write that cannot happen fails with exit 1, names the file and leaves nothing.
+    let missing = dir.join("no-such-dir").join("x.json");
+    let run = binary::run(
+        &["simulate", &fixture, "-o", missing.to_str().unwrap()],
+        None,
+    );
+    assert_eq!(run.code, Some(1));
+    assert!(
+        run.stderr.contains("cannot write") && run.stderr.contains("x.json"),
+        "{}",
+        run.stderr
+    );
+    assert!(!dir.join("no-such-dir").exists());
+}
+
+/// Symptom: `--threads 100000` spawned thousands of threads and did not finish in 120 s.
+#[test]
+fn an_absurd_thread_count_is_capped_with_a_note() {
+    let fixture = binary::fixture("", "example.json");
+    let one = binary::run(&["simulate", &fixture, "--threads", "1"], None);
+    let many = binary::run(&["simulate", &fixture, "--threads", "4294967295"], None);
+    assert_eq!(many.code, Some(0), "{}", many.stderr);
+    assert_eq!(many.stdout, one.stdout);
+    assert!(many.stderr.contains("capped at 256"), "{}", many.stderr);
+}
