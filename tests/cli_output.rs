@@ -80,3 +80,35 @@ fn an_absurd_thread_count_is_capped_with_a_note() {
     assert_eq!(many.stdout, one.stdout);
     assert!(many.stderr.contains("capped at 256"), "{}", many.stderr);
 }
+
+/// Symptom: a study passed to `simulate` was refused with only `unknown field seat`.
+/// Now the message also says what the file looks like and which command reads it.
+#[test]
+fn a_file_of_the_wrong_kind_says_what_it_is_and_who_reads_it() {
+    let study = binary::fixture("montecarlo", "takeout.json");
+    let suggest = binary::fixture("suggest", "takeout.json");
+    let shots = binary::fixture("", "example.json");
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["simulate", &study],
+            "looks like a study file (read by `crokinole montecarlo`)",
+        ),
+        (
+            &["montecarlo", &shots],
+            "looks like a shot file (read by `crokinole simulate`",
+        ),
+        (
+            &["render", "shot", &suggest],
+            "looks like a suggest file (read by `crokinole suggest`)",
+        ),
+        (&["suggest", &study], "looks like a study file"),
+    ];
+    for (args, hint) in cases {
+        binary::run(args, None).assert_refused(&args.join(" "), &[hint]);
+    }
+    // A file of the right kind with a mistake in it gets no such hint.
+    let bad = r#"{"shots": [{"discs": [], "shooter": {"team": 0, "pos": [0, -0.3], "vel": [0, 1], "spin": 0}, "colour": 1}]}"#;
+    let run = binary::run(&["simulate", "-"], Some(bad));
+    run.assert_refused("a shot file with an unknown key", &["colour"]);
+    assert!(!run.stderr.contains("looks like"), "{}", run.stderr);
+}

@@ -11,9 +11,9 @@
 use clap::builder::TypedValueParser as _;
 use clap::{Parser, Subcommand};
 use crokinole::io::{
-    check_rules, game_log_json, games_summary_json, judge_outcomes, params_json, parse_noise_json,
-    parse_shot_file, parse_state, parse_study_file, parse_suggest_file, plan_json, sample_line,
-    state_json, study_summary_json, write_outcomes, write_ruled_outcomes,
+    FileKind, check_rules, game_log_json, games_summary_json, judge_outcomes, params_json,
+    parse_noise_json, parse_shot_file, parse_state, parse_study_file, parse_suggest_file,
+    plan_json, sample_line, state_json, study_summary_json, write_outcomes, write_ruled_outcomes,
     write_ruled_traced_outcomes, write_traced_outcomes,
 };
 use crokinole::montecarlo::{CHUNK, Sampling, Shard, Tally};
@@ -331,7 +331,8 @@ fn simulate(
     trace: Option<u32>,
 ) -> Result<(), Failure> {
     let text = read_input(file)?;
-    let (board, physics, entries) = parse_shot_file(&text).map_err(Failure::Input)?;
+    let (board, physics, entries) =
+        parse_shot_file(&text).map_err(|e| Failure::Input(of_kind(e, &text, FileKind::Shots)))?;
     if let Some(ruleset) = rules {
         check_rules(&board, &physics, &entries, ruleset).map_err(Failure::Input)?;
     }
@@ -502,7 +503,8 @@ fn montecarlo(
     output: Option<&Path>,
 ) -> Result<(), Failure> {
     let text = read_input(file)?;
-    let study = parse_study_file(&text).map_err(Failure::Input)?;
+    let study =
+        parse_study_file(&text).map_err(|e| Failure::Input(of_kind(e, &text, FileKind::Study)))?;
     let plan = plan.map_err(Failure::Input)?;
     let pool = pool(threads)?;
     let mut lines = match samples_out {
@@ -591,6 +593,7 @@ fn merge(shards: &[PathBuf], output: Option<&Path>) -> Result<(), Failure> {
     for path in shards {
         let text = read_input(path)?;
         let tally: Tally = parse_state(&text).map_err(|e| {
+            let e = of_kind(e, &text, FileKind::State);
             Failure::Input(InputError::new(
                 e.field,
                 format!("{} (shard `{}`)", e.problem, path.display()),
@@ -690,14 +693,26 @@ fn in_file(e: InputError, file: &Path) -> Failure {
     })
 }
 
+/// Input `text` refused while read as a file of kind `expected`: if it looks like a file of
+/// another kind, the message says what it looks like and which command reads it.
+fn of_kind(e: InputError, text: &str, expected: FileKind) -> InputError {
+    match FileKind::sniff(text) {
+        Some(kind) if kind != expected => InputError {
+            problem: format!("{}; this file looks like {}", e.problem, kind.describe()),
+            ..e
+        },
+        _ => e,
+    }
+}
+
 /// `crokinole render`: read and check the input, draw it, and only then write the SVG.
 fn render(what: Render, title: Option<String>, output: Option<&Path>) -> Result<(), Failure> {
     use crokinole::render::{cloud_svg, heatmap_svg, parse_suggest, parse_summary, shot_svg};
     let svg = match what {
         Render::Shot { file, shot } => {
             let text = read_input(&file)?;
-            let (board, physics, entries) =
-                parse_shot_file(&text).map_err(|e| in_file(e, &file))?;
+            let (board, physics, entries) = parse_shot_file(&text)
+                .map_err(|e| in_file(of_kind(e, &text, FileKind::Shots), &file))?;
             let entry = entries.get(shot).ok_or_else(|| {
                 Failure::Input(InputError::new(
                     "shot",
@@ -715,11 +730,15 @@ fn render(what: Render, title: Option<String>, output: Option<&Path>) -> Result<
         }
         Render::Montecarlo { summary, study } => {
             let text = read_input(&summary)?;
-            let cloud = parse_summary(&text).map_err(|e| in_file(e, &summary))?;
+            let cloud = parse_summary(&text)
+                .map_err(|e| in_file(of_kind(e, &text, FileKind::Summary), &summary))?;
             let study = match &study {
                 Some(path) => {
                     let text = read_input(path)?;
-                    Some(parse_study_file(&text).map_err(|e| in_file(e, path))?)
+                    Some(
+                        parse_study_file(&text)
+                            .map_err(|e| in_file(of_kind(e, &text, FileKind::Study), path))?,
+                    )
                 }
                 None => None,
             };
@@ -733,7 +752,8 @@ fn render(what: Render, title: Option<String>, output: Option<&Path>) -> Result<
         }
         Render::Suggest { file } => {
             let text = read_input(&file)?;
-            let grid = parse_suggest(&text).map_err(|e| in_file(e, &file))?;
+            let grid = parse_suggest(&text)
+                .map_err(|e| in_file(of_kind(e, &text, FileKind::Plan), &file))?;
             let title = title.unwrap_or_else(|| format!("Planner: {}", file.display()));
             heatmap_svg(&grid, &title)
         }
@@ -750,7 +770,8 @@ fn suggest(
     output: Option<&Path>,
 ) -> Result<(), Failure> {
     let text = read_input(file)?;
-    let f = parse_suggest_file(&text).map_err(Failure::Input)?;
+    let f = parse_suggest_file(&text)
+        .map_err(|e| Failure::Input(of_kind(e, &text, FileKind::Suggest)))?;
     let plan = pool(threads)?
         .install(|| crokinole::plan::suggest(&f.board, &f.physics, &f.request, &config))
         .map_err(Failure::Input)?;

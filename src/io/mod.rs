@@ -4,6 +4,7 @@
 //! The library never prints; the CLI (`src/bin/crokinole.rs`) reads, calls
 //! [`parse_shot_file`], runs the shots and calls [`write_outcomes`].
 
+mod file_kind;
 mod format;
 pub(crate) mod json_path;
 mod model_json;
@@ -17,6 +18,7 @@ mod study_file;
 mod suggest_file;
 mod trace_json;
 
+pub use file_kind::FileKind;
 pub use outcome_file::{
     outcomes_to_string, serialize_outcome, state_name, write_outcomes, write_traced_outcomes,
 };
