@@ -1,0 +1,80 @@
+//! The docs' examples are what the commands print. Each entry names a doc, the command
+//! whose output a code block shows, and the text that introduces that block. Every line
+//! of the block that is not elided (`...`) must appear, whole, in a line of the output, so
+//! a change of model or format that moves a documented number fails here, with the
+//! command that regenerates it.
+//!
+//! Symptom this pins: docs/montecarlo.md's example summary could no longer be reproduced
+//! from its fixture after the engine changed.
+
+mod binary;
+
+/// (doc, the sentence before the block, the command's arguments).
+const EXAMPLES: &[(&str, &str, &[&str])] = &[(
+    "docs/montecarlo.md",
+    "`crokinole montecarlo fixtures/montecarlo/opening.json --samples 2000 --seed 1`",
+    &[
+        "montecarlo",
+        "fixtures/montecarlo/opening.json",
+        "--samples",
+        "2000",
+        "--seed",
+        "1",
+    ],
+)];
+
+/// The first fenced code block after `marker` in `text`, as lines.
+fn block_after<'a>(text: &'a str, marker: &str) -> Vec<&'a str> {
+    let at = text
+        .find(marker)
+        .unwrap_or_else(|| panic!("marker {marker:?} not found"));
+    let rest = &text[at..];
+    let open = rest.find("```").expect("a code block after the marker");
+    let body = &rest[open..];
+    let body = &body[body.find('\n').unwrap() + 1..];
+    let close = body.find("```").expect("the block closes");
+    body[..close].lines().collect()
+}
+
+#[test]
+fn documented_outputs_are_what_the_commands_print() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    for &(doc, marker, args) in EXAMPLES {
+        let text = std::fs::read_to_string(root.join(doc)).unwrap();
+        let args: Vec<String> = args
+            .iter()
+            .map(|a| {
+                if a.starts_with("fixtures/") {
+                    root.join(a).to_str().unwrap().to_string()
+                } else {
+                    a.to_string()
+                }
+            })
+            .collect();
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let run = binary::run(&args, None);
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
+        let out = String::from_utf8(run.stdout).unwrap();
+        for line in block_after(&text, marker) {
+            let line = line.trim();
+            if line.is_empty() || line.contains("...") {
+                continue;
+            }
+            assert!(
+                out.lines().any(|l| l.trim() == line),
+                "{doc}: the example line\n  {line}\nis not in the output of `crokinole {}`; \
+                 regenerate the example from that command",
+                args.join(" ")
+            );
+        }
+    }
+}
+
+#[test]
+fn the_block_reader_finds_the_block_after_its_marker() {
+    let text = "intro\n```sh\nfirst\n```\nthe marker here\n```json\n{\n  \"a\": 1\n}\n```\n";
+    assert_eq!(
+        block_after(text, "the marker"),
+        vec!["{", "  \"a\": 1", "}"]
+    );
+}
