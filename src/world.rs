@@ -33,6 +33,25 @@ pub(crate) struct Motion {
     pub window: f64,
     /// Whether the centre is inside the window now (it entered too fast to be captured).
     pub in_window: bool,
+    /// Where the disc's current quiet run began (see [`Anchor`]).
+    pub anchor: Anchor,
+}
+
+/// The state of a disc at the start of its current run of quiet steps: a step boundary
+/// (`step`), its centre, speed and clearance there. A disc without spin slides at the
+/// constant deceleration `mu g` through quiet steps, so its state at the end of any later
+/// quiet step `k` is defined as one closed-form advance from the anchor by
+/// `T = (k - step) dt`: `pos + dir (speed T - mu g T^2 / 2)`, `speed - mu g T`, clearance
+/// minus the distance. In exact arithmetic that is the result of `k - step` single steps;
+/// as defined, it costs the same whether one step or a million are taken, and stepping by
+/// hand and `World::run` compute it the same way. Set at every step boundary that is not
+/// the end of a quiet step of a disc without spin.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Anchor {
+    pub step: u64,
+    pub pos: DVec2,
+    pub speed: f64,
+    pub clear: f64,
 }
 
 /// A simulation: board, parameters, discs, clock and event log.
@@ -128,6 +147,12 @@ impl World {
             ..Motion::default()
         };
         crate::step::friction::sync(&disc, &mut motion);
+        motion.anchor = Anchor {
+            step: self.steps,
+            pos: disc.pos,
+            speed: motion.speed,
+            clear: motion.clear,
+        };
         self.motion.push(motion);
         if disc.state == DiscState::Moving {
             self.moving.push(id); // ids grow, so `moving` stays sorted
@@ -184,8 +209,9 @@ impl World {
     /// everything came to rest, `false` if the shot was cut off.
     ///
     /// Bit-identical to calling [`World::step`] in a loop: runs of steps in which nothing
-    /// can happen are taken by `World::glide`, which performs exactly the arithmetic
-    /// those steps would.
+    /// can happen are taken by `World::glide`, which lands on exactly the state those
+    /// steps would (for a disc without spin, one closed-form advance from its [`Anchor`],
+    /// whatever the number of steps; a spinning disc is stepped one step at a time).
     pub fn run(&mut self) -> bool {
         let max_steps = (self.physics.max_time / self.physics.dt).ceil() as u64;
         while !self.moving.is_empty() && self.steps < max_steps {

@@ -22,7 +22,7 @@
 use crate::disc::Disc;
 use crate::params::Physics;
 use crate::step::farkas::tabulated_friction_factors as friction_factors;
-use crate::world::Motion;
+use crate::world::{Anchor, Motion};
 use glam::DVec2;
 
 /// Re-reads speed and direction from `disc.vel` after an impulse changed it.
@@ -127,4 +127,38 @@ pub(crate) fn advance(disc: &mut Disc, m: &mut Motion, tau: f64) {
             disc.spin += dw;
         }
     }
+}
+
+/// Makes the disc's current state the start of its quiet run, at step boundary `step`.
+#[inline]
+pub(crate) fn anchor_at(disc: &Disc, m: &mut Motion, step: u64) {
+    m.anchor = Anchor {
+        step,
+        pos: disc.pos,
+        speed: m.speed,
+        clear: m.clear,
+    };
+}
+
+/// The state of a sliding disc without spin at the end of quiet step `step` (a boundary
+/// after its anchor's): one closed-form advance from the anchor by
+/// `T = (step - anchor.step) h` at the deceleration `m.decel` (`mu g`). Returns the speed
+/// there without storing anything, so a caller can check it first.
+#[inline]
+pub(crate) fn speed_after_glide(m: &Motion, step: u64, h: f64) -> f64 {
+    let t = (step - m.anchor.step) as f64 * h;
+    m.anchor.speed - m.decel * t
+}
+
+/// Sets a sliding disc without spin to its state at the end of quiet step `step` (see
+/// [`Anchor`]): the fixed-step result of the quiet run since its anchor.
+#[inline]
+pub(crate) fn glide_to(disc: &mut Disc, m: &mut Motion, step: u64, h: f64) {
+    let a = m.anchor;
+    let t = (step - a.step) as f64 * h;
+    let s = t * (a.speed - 0.5 * m.decel * t);
+    disc.pos = a.pos + m.dir * s;
+    m.speed = a.speed - m.decel * t;
+    disc.vel = m.dir * m.speed;
+    m.clear = a.clear - s;
 }

@@ -16,7 +16,9 @@
 //!    centres, so no state between steps has bodies sunk into each other.
 //! 6. **Clock**: `steps += 1`.
 //!
-//! A disc far from everything costs one closed-form advance per step: its clearance
+//! A disc far from everything costs one closed-form advance per quiet run (without spin:
+//! its state after any number of quiet steps is one advance from its `Anchor`, see
+//! `world.rs`) or per step (spinning): its clearance
 //! (distance to the nearest peg, resting disc, window edge or surface edge) is consumed by
 //! travel, and only when it runs short are those bodies looked at.
 
@@ -31,7 +33,8 @@ pub mod toi;
 use crate::disc::{DiscId, DiscState};
 use crate::step::event::{Event, EventKind};
 use crate::step::friction::{
-    advance, set_decel, slide_distance, slide_stop_time, spin_stop_time, sync,
+    advance, anchor_at, glide_to, set_decel, slide_distance, slide_stop_time, speed_after_glide,
+    spin_stop_time, sync,
 };
 use crate::world::World;
 use glam::DVec2;
@@ -116,6 +119,10 @@ impl World {
         self.event_loop(h, t0);
         self.separate_pressed();
         self.steps += 1;
+        for k in 0..self.moving.len() {
+            let i = self.moving[k];
+            anchor_at(&self.discs[i], &mut self.motion[i], self.steps);
+        }
     }
 
     /// Stage 4 when something can happen in this step: events in time order.
@@ -160,7 +167,8 @@ impl World {
             self.reach.push(reach);
             quiet &= (v == 0.0 || m.decel * h < v)
                 && (d.spin == 0.0 || m.spin_decel * h < d.spin.abs())
-                && (v == 0.0 || m.clear > reach + CONTACT_SKIN);
+                && (v == 0.0 || m.clear > reach + CONTACT_SKIN)
+                && (d.spin != 0.0 || speed_after_glide(m, self.steps + 1, h) > 0.0);
         }
         if !quiet {
             return false;
@@ -174,7 +182,17 @@ impl World {
                 }
             }
         }
-        self.advance_all(h);
+        let (h, end) = (self.physics.dt, self.steps + 1);
+        for k in 0..self.moving.len() {
+            let i = self.moving[k];
+            let (d, m) = (&mut self.discs[i], &mut self.motion[i]);
+            if d.spin == 0.0 {
+                glide_to(d, m, end, h);
+            } else {
+                advance(d, m, h);
+                anchor_at(d, m, end);
+            }
+        }
         true
     }
 
@@ -211,18 +229,27 @@ impl World {
         if k >= 1.0 { k as u64 } else { 0 }
     }
 
-    /// Takes `n` quiet steps (see [`World::quiet_steps_ahead`]): exactly the arithmetic of `n`
-    /// calls to [`World::step`] that each found the step quiet, without the checks.
+    /// Takes `n` quiet steps (see [`World::quiet_steps_ahead`]): exactly the state of `n`
+    /// calls to [`World::step`] that each found the step quiet, without the checks. A disc
+    /// without spin costs one closed-form advance from its anchor whatever `n` is; a
+    /// spinning disc is stepped `n` times (its decelerations change from step to step).
     pub(crate) fn glide(&mut self, n: u64) {
-        let h = self.physics.dt;
-        for _ in 0..n {
-            for k in 0..self.moving.len() {
-                let i = self.moving[k];
-                set_decel(&self.discs[i], &mut self.motion[i], &self.physics, h);
+        let (h, end) = (self.physics.dt, self.steps + n);
+        for k in 0..self.moving.len() {
+            let i = self.moving[k];
+            let (d, m) = (&mut self.discs[i], &mut self.motion[i]);
+            if d.spin == 0.0 {
+                set_decel(d, m, &self.physics, h);
+                glide_to(d, m, end, h);
+            } else {
+                for _ in 0..n {
+                    set_decel(d, m, &self.physics, h);
+                    advance(d, m, h);
+                }
+                anchor_at(d, m, end);
             }
-            self.advance_all(h);
         }
-        self.steps += n;
+        self.steps = end;
     }
 
     /// Advances every moving disc by `tau` in closed form.
