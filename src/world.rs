@@ -24,9 +24,10 @@ pub(crate) struct Motion {
     pub decel: f64,
     /// Magnitude of the angular deceleration held over the current sub-interval, rad/s^2.
     pub spin_decel: f64,
-    /// Distance this disc can still travel before it could touch anything that does not
-    /// move (pegs, discs at rest, its window's edge, the surface's edge), m. Negative forces
-    /// a scan. Direction-free, so impacts do not invalidate it; travel uses it up.
+    /// Distance this disc can still travel along its path before it could touch anything
+    /// that does not move (pegs, discs at rest, its window's edge, the surface's edge), m.
+    /// Negative forces a scan. Measured along the straight path, so an impact (which turns
+    /// it) resets it to a scan; travel uses it up; a disc coming to rest cuts it to the gap.
     pub clear: f64,
     /// Radius of this disc's support window about the hole's centre,
     /// `sqrt(r_h^2 - R^2)` (0: the disc cannot drop in). See `step/hole.rs`.

@@ -347,22 +347,45 @@ impl World {
         let u = m.dir;
         let mut clear = f64::INFINITY;
         let touching = &mut self.touching;
-        // Offers a contact with a fixed circle (centre c, contact distance sigma).
+        let reach = slide_distance(v, &m, *bound);
+        // Offers a contact with a fixed circle (centre c, contact distance sigma). The
+        // clearance it leaves is the distance along the path to where the gap falls to
+        // twice the skin (infinite if the path never comes that near): the path is
+        // straight until an impact, and an impact resets the clearance.
         let mut circle =
             |c: DVec2, sigma: f64, ev: Ev, best: &mut Option<Next>, bound: &mut f64| {
                 let off = d.pos - c;
-                let dist = off.length();
-                let gap = dist - sigma;
-                clear = clear.min(gap);
-                if gap > slide_distance(v, &m, *bound) + CONTACT_SKIN {
-                    return;
-                }
-                if gap <= CONTACT_SKIN {
+                let dist2 = off.length_squared();
+                let near = sigma + CONTACT_SKIN;
+                if dist2 <= near * near {
+                    let dist = dist2.sqrt();
+                    clear = clear.min(dist - sigma);
                     touching.push(ev);
                     if -d.vel.dot(off) > APPROACH_EPS * dist {
                         offer(best, bound, 0.0, ev, true);
                     }
-                } else if let Some(t) = toi::toi_path_enters_circle(off, u, sigma)
+                    return;
+                }
+                let b = u.dot(off);
+                if b >= 0.0 {
+                    return; // heading away: the gap only grows
+                }
+                let guard = sigma + 2.0 * CONTACT_SKIN;
+                let c2 = dist2 - guard * guard;
+                let disc = b * b - c2;
+                if disc < 0.0 {
+                    return; // the path passes wide of it
+                }
+                let s = if c2 <= 0.0 {
+                    dist2.sqrt() - sigma
+                } else {
+                    c2 / (-b + disc.sqrt())
+                };
+                clear = clear.min(s);
+                if s > reach + CONTACT_SKIN {
+                    return;
+                }
+                if let Some(t) = toi::toi_path_enters_circle(off, u, sigma)
                     .and_then(|s| toi::time_to_travel(s, v, m.decel))
                 {
                     offer(best, bound, t, ev, false);
@@ -389,24 +412,24 @@ impl World {
             }
         }
         // The centre crossing the hole's support window (in or out) and the surface's edge.
-        let r = d.pos.length();
+        // Their clearance is the distance along the path to the crossing.
         let w = m.window;
         if w > 0.0 {
-            clear = clear.min((r - w).abs());
             if m.in_window {
                 let s = toi::toi_path_leaves_circle(d.pos, u, w);
+                clear = clear.min(s);
                 if let Some(t) = toi::time_to_travel(s, v, m.decel) {
                     offer(best, bound, t, Ev::HoleExit(i), false);
                 }
-            } else if let Some(t) = toi::toi_path_enters_circle(d.pos, u, w)
-                .and_then(|s| toi::time_to_travel(s, v, m.decel))
-            {
-                offer(best, bound, t, Ev::HoleEnter(i), false);
+            } else if let Some(s) = toi::toi_path_enters_circle(d.pos, u, w) {
+                clear = clear.min(s);
+                if let Some(t) = toi::time_to_travel(s, v, m.decel) {
+                    offer(best, bound, t, Ev::HoleEnter(i), false);
+                }
             }
         }
-        let edge = self.board.surface_radius;
-        clear = clear.min(edge - r);
-        let s = toi::toi_path_leaves_circle(d.pos, u, edge);
+        let s = toi::toi_path_leaves_circle(d.pos, u, self.board.surface_radius);
+        clear = clear.min(s);
         if let Some(t) = toi::time_to_travel(s, v, m.decel) {
             offer(best, bound, t, Ev::Ditch(i), false);
         }
@@ -441,6 +464,8 @@ impl World {
         }
         sync(&self.discs[i], &mut self.motion[i]);
         set_decel(&self.discs[i], &mut self.motion[i], &self.physics, rem);
+        // The clearance is measured along the path, which the impulse turned.
+        self.motion[i].clear = f64::NEG_INFINITY;
     }
 
     /// Disc `i` comes to rest (or drops in, if its centre is inside the hole's window).
