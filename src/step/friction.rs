@@ -46,8 +46,7 @@ pub(crate) fn set_decel(disc: &Disc, m: &mut Motion, physics: &Physics, window: 
         m.spin_decel = 0.0;
         return;
     }
-    // alpha per unit torque factor: mu m g R / I (= 2 mu g / R for a uniform disc).
-    let spin_scale = mu_g * disc.mass * disc.radius / disc.inertia();
+    let spin_scale = m.spin_scale;
     let (f0, t0) = friction_factors(v, u);
     let (a0, al0) = (mu_g * f0, spin_scale * t0);
     // Midpoint predictor; if either part would stop in the first half, keep the start values.
@@ -93,6 +92,33 @@ pub(crate) fn slide_distance(speed: f64, m: &Motion, tau: f64) -> f64 {
         0.5 * speed * slide_stop_time(speed, m)
     } else {
         tau * (speed - 0.5 * m.decel * tau)
+    }
+}
+
+/// alpha per unit torque factor: `mu m g R / I` (= 2 mu g / R for a uniform disc).
+#[inline]
+pub(crate) fn spin_scale(disc: &Disc, physics: &Physics) -> f64 {
+    let mu_g = physics.board_friction * physics.gravity;
+    mu_g * disc.mass * disc.radius / disc.inertia()
+}
+
+/// [`advance`] over a step known to be quiet (the disc neither stops sliding nor stops
+/// spinning within it): the same arithmetic without the stop tests.
+#[inline]
+pub(crate) fn advance_quiet(disc: &mut Disc, m: &mut Motion, tau: f64) {
+    let v = m.speed;
+    if v > 0.0 {
+        let s = tau * (v - 0.5 * m.decel * tau);
+        disc.pos += m.dir * s;
+        m.speed = v - m.decel * tau;
+        disc.vel = m.dir * m.speed;
+        m.clear -= s;
+    }
+    let dw = m.spin_decel * tau;
+    if disc.spin > 0.0 {
+        disc.spin -= dw;
+    } else {
+        disc.spin += dw;
     }
 }
 

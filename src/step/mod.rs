@@ -33,8 +33,8 @@ pub mod toi;
 use crate::disc::{DiscId, DiscState};
 use crate::step::event::{Event, EventKind};
 use crate::step::friction::{
-    advance, anchor_at, glide_to, set_decel, slide_distance, slide_stop_time, speed_after_glide,
-    spin_stop_time, sync,
+    advance, advance_quiet, anchor_at, glide_to, set_decel, slide_distance, slide_stop_time,
+    speed_after_glide, spin_stop_time, sync,
 };
 use crate::world::World;
 use glam::DVec2;
@@ -45,6 +45,9 @@ pub const CONTACT_SKIN: f64 = 1e-10;
 
 /// Approach speed below which touching bodies count as not approaching, m/s: rounding.
 pub const APPROACH_EPS: f64 = 1e-12;
+
+/// Longest run of quiet steps proved at once (a bound on `World::quiet_until`).
+const QUIET_RUN_LIMIT: u64 = 1 << 40;
 
 /// An event the step handles. The derived order (variant, then ids) breaks time ties.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -105,11 +108,34 @@ fn offer(best: &mut Option<Next>, bound: &mut f64, t: f64, ev: Ev, touching: boo
 
 impl World {
     /// Advances the world by one fixed step of `physics.dt` (stages in the module doc).
+    ///
+    /// A step inside a run that [`World::quiet_steps_ahead`] proved quiet is taken by
+    /// `glide`. The proof is made at the same boundaries whether the world is stepped by
+    /// hand or by [`World::run`] (whenever the last one has run out), so both take the same
+    /// path through every step and land on the same bits.
     pub fn step(&mut self) {
         if self.moving.is_empty() {
             self.steps += 1;
             return;
         }
+        if self.steps >= self.quiet_until {
+            self.prove_quiet();
+        }
+        if self.steps < self.quiet_until {
+            self.glide(1);
+        } else {
+            self.eventful_step();
+        }
+    }
+
+    /// Looks for a run of certainly quiet steps from now; records its end.
+    #[inline]
+    pub(crate) fn prove_quiet(&mut self) {
+        self.quiet_until = self.steps + self.quiet_steps_ahead(QUIET_RUN_LIMIT);
+    }
+
+    /// A step not known to be quiet: stages 2-6.
+    pub(crate) fn eventful_step(&mut self) {
         let h = self.physics.dt;
         let t0 = self.steps as f64 * h;
         if self.quiet_step(h) {
@@ -189,7 +215,7 @@ impl World {
             if d.spin == 0.0 {
                 glide_to(d, m, end, h);
             } else {
-                advance(d, m, h);
+                advance_quiet(d, m, h);
                 anchor_at(d, m, end);
             }
         }
@@ -199,9 +225,10 @@ impl World {
     /// How many of the coming steps (at most `limit`) are certainly quiet: no moving disc
     /// can stop sliding or spinning, use up its clearance (which covers entering or leaving
     /// the hole's window) or come near another moving disc within them. Bounds use the
-    /// largest decelerations friction can give (`mu g`, and `(2/3) mu m g R / I` for spin)
-    /// and the first step's speed as the most any step covers; each is conservative by two
-    /// steps, so rounding cannot make one of them eventful. 0 when unsure.
+    /// largest decelerations friction can give (`mu g`, and `(2/3) mu m g R / I` for spin),
+    /// the first step's speed as the most any step covers, and for a pair of moving discs
+    /// also their approach along the line of centres; each is conservative by two steps,
+    /// so rounding cannot make one of them eventful. 0 when unsure.
     pub(crate) fn quiet_steps_ahead(&self, limit: u64) -> u64 {
         let h = self.physics.dt;
         let mu_g = self.physics.board_friction * self.physics.gravity;
@@ -213,7 +240,7 @@ impl World {
                 k = k.min((m.clear - CONTACT_SKIN) / (h * m.speed) - 2.0);
             }
             if d.spin != 0.0 {
-                let max_spin_decel = (2.0 / 3.0) * mu_g * d.mass * d.radius / d.inertia();
+                let max_spin_decel = (2.0 / 3.0) * m.spin_scale;
                 k = k.min(d.spin.abs() / (max_spin_decel * h) - 2.0);
             }
         }
@@ -221,9 +248,24 @@ impl World {
             for kb in ka + 1..self.moving.len() {
                 let (i, j) = (self.moving[ka], self.moving[kb]);
                 let (da, db) = (&self.discs[i], &self.discs[j]);
-                let gap = (db.pos - da.pos).length() - da.radius - db.radius - CONTACT_SKIN;
-                let closing = h * (self.motion[i].speed + self.motion[j].speed);
-                k = k.min(gap / closing - 2.0);
+                let p = db.pos - da.pos;
+                let dist = p.length();
+                let gap = dist - da.radius - db.radius - CONTACT_SKIN;
+                let closing = self.motion[i].speed + self.motion[j].speed;
+                // Two bounds on how soon the gap can close. The speeds only fall, so it
+                // shrinks by at most (v_i + v_j) t. And friction changes the relative
+                // velocity by at most 2 mu g t, so along the line of centres the gap is at
+                // least gap + c t - mu g t^2 with c = (dv . p) / |p| (c > 0: parting).
+                let c = (db.vel - da.vel).dot(p) / dist;
+                let root = (c * c + 4.0 * mu_g * gap).sqrt();
+                let t_part = if gap <= 0.0 {
+                    0.0
+                } else if c > 0.0 {
+                    (c + root) / (2.0 * mu_g)
+                } else {
+                    2.0 * gap / (root - c)
+                };
+                k = k.min((gap / closing).max(t_part) / h - 2.0);
             }
         }
         if k >= 1.0 { k as u64 } else { 0 }
@@ -244,7 +286,7 @@ impl World {
             } else {
                 for _ in 0..n {
                     set_decel(d, m, &self.physics, h);
-                    advance(d, m, h);
+                    advance_quiet(d, m, h);
                 }
                 anchor_at(d, m, end);
             }
