@@ -7,7 +7,7 @@ use crate::disc::{Disc, DiscId, DiscState};
 use crate::error::InputError;
 use crate::params::Physics;
 use crate::step::event::Event;
-use crate::step::state::{Ev, GroupScratch, Motion};
+use crate::step::state::{Anchor, Ev, GroupScratch, Motion};
 use glam::DVec2;
 
 pub use crate::validate::PLACEMENT_TOLERANCE;
@@ -26,6 +26,9 @@ pub struct World {
     pub(crate) moving: Vec<DiscId>,
     pub(crate) events: Vec<Event>,
     pub(crate) steps: u64,
+    /// Steps before this one are proved quiet (`World::quiet_steps_ahead`): stepping by
+    /// hand and `run` glide through them alike. Reset when a disc is added.
+    pub(crate) quiet_until: u64,
     /// Absolute time at which the last disc stopped or left the surface.
     pub(crate) settle_time: f64,
     /// Steps that hit `max_events_per_step` and finished without further contacts.
@@ -60,6 +63,7 @@ impl World {
             moving: Vec::new(),
             events: Vec::new(),
             steps: 0,
+            quiet_until: 0,
             settle_time: 0.0,
             capped_steps: 0,
             reach: Vec::new(),
@@ -102,13 +106,21 @@ impl World {
         let mut motion = Motion {
             clear: f64::NEG_INFINITY,
             window: self.board.support_window(disc.radius),
+            spin_scale: crate::step::friction::spin_scale(&disc, &self.physics),
             ..Motion::default()
         };
         crate::step::friction::sync(&disc, &mut motion);
+        motion.anchor = Anchor {
+            step: self.steps,
+            pos: disc.pos,
+            speed: motion.speed,
+            clear: motion.clear,
+        };
         self.motion.push(motion);
         if disc.state == DiscState::Moving {
             self.moving.push(id); // ids grow, so `moving` stays sorted
         }
+        self.quiet_until = 0;
         Ok(id)
     }
 
@@ -166,17 +178,21 @@ impl World {
     /// Steps until every disc rests or the clock reaches `max_time`. Returns `true` if
     /// everything came to rest, `false` if the shot was cut off.
     ///
-    /// Bit-identical to calling [`World::step`] in a loop: runs of steps in which nothing
-    /// can happen are taken by `World::glide`, which performs exactly the arithmetic
-    /// those steps would.
+    /// Bit-identical to calling [`World::step`] in a loop: it proves runs of quiet steps
+    /// at the same boundaries as `step` does, and takes each run in one `World::glide`,
+    /// which lands on exactly the state those steps would (for a disc without spin, one
+    /// closed-form advance from its [`Anchor`], whatever the number of steps; a spinning
+    /// disc is stepped one step at a time).
     pub fn run(&mut self) -> bool {
         let max_steps = (self.physics.max_time / self.physics.dt).ceil() as u64;
         while !self.moving.is_empty() && self.steps < max_steps {
-            let quiet = self.quiet_steps_ahead(max_steps - self.steps);
-            if quiet > 0 {
-                self.glide(quiet);
+            if self.steps >= self.quiet_until {
+                self.prove_quiet();
+            }
+            if self.steps < self.quiet_until {
+                self.glide(self.quiet_until.min(max_steps) - self.steps);
             } else {
-                self.step();
+                self.eventful_step();
             }
         }
         self.moving.is_empty()

@@ -50,6 +50,44 @@ fn a_sliding_disc_stops_at_the_coulomb_distance_and_time_for_any_step() {
     }
 }
 
+/// A run of quiet steps is, by definition, one closed-form advance: after `n` steps of a
+/// disc sliding in the open, its centre and speed are `p0 + u (v0 T - mu g T^2 / 2)` and
+/// `v0 - mu g T` with `T = n dt`, to rounding, however long the run; stepping by hand and
+/// `run` land on the same bits.
+#[test]
+fn a_long_quiet_run_is_one_closed_form_advance() {
+    for dt in DTS {
+        let w0 = single(dt, 1.3, 0.0);
+        let v0 = w0.discs()[0].vel;
+        let (v, u) = (v0.length(), v0 / v0.length());
+        let n = (0.9 * v / MU_G / dt) as u64;
+        let mut stepped = w0.clone();
+        for _ in 0..n {
+            stepped.step();
+        }
+        let t = n as f64 * dt;
+        let want = START + u * (v * t - 0.5 * MU_G * t * t);
+        let d = stepped.discs()[0];
+        assert!(
+            (d.pos - want).length() < 1e-14,
+            "dt {dt}, {n} steps: {} vs {want}",
+            d.pos
+        );
+        assert!((d.vel.length() - (v - MU_G * t)).abs() < 1e-14, "dt {dt}");
+        let mut ran = w0.clone();
+        let mut by_hand = w0;
+        assert!(ran.run());
+        while !by_hand.is_at_rest() {
+            by_hand.step();
+        }
+        assert_eq!(
+            format!("{:?}", ran.discs()),
+            format!("{:?}", by_hand.discs())
+        );
+        assert_eq!(ran.settle_time(), by_hand.settle_time());
+    }
+}
+
 /// A sliding disc never passes its stopping point and never moves backwards.
 #[test]
 fn a_sliding_disc_neither_overshoots_nor_reverses() {

@@ -213,7 +213,10 @@ fn critical_entry_speed(board: &Board, r: f64, b: f64) -> f64 {
         }
         d.state == DiscState::Hole
     };
-    let (mut lo, mut hi) = (launch_for_entry(0.0, s), launch_for_entry(2.5, s));
+    // `lo` stops 1 um past the window's edge (a launch that stops exactly on it is a
+    // rounding coin toss between dropping in and hanging); `hi` crosses.
+    let lo = (2.0 * MU_G * (s + 1e-6)).sqrt();
+    let (mut lo, mut hi) = (lo, launch_for_entry(2.5, s));
     assert!(drops(lo) && !drops(hi));
     for _ in 0..60 {
         let mid = 0.5 * (lo + hi);

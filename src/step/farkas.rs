@@ -292,7 +292,8 @@ pub fn tabulated_friction_factors(v: f64, u: f64) -> (f64, f64) {
     let n = TABLE_INTERVALS;
     // Position in [0, n]: (d + 1) n / 2 with d + 1 = 2 v / (v + u).
     let x = v * n as f64 / (v + u);
-    let k = (x as usize).min(n - 1);
+    // x is in [0, n]: a 32-bit conversion is exact and cheaper than a 64-bit one.
+    let k = (x as u32 as usize).min(n - 1);
     let w = x - k as f64;
     let tab = table();
     let f = tab.f[k] + w * (tab.f[k + 1] - tab.f[k]);

@@ -22,7 +22,7 @@
 use crate::disc::Disc;
 use crate::params::Physics;
 use crate::step::farkas::tabulated_friction_factors as friction_factors;
-use crate::step::state::Motion;
+use crate::step::state::{Anchor, Motion};
 use glam::DVec2;
 
 /// Re-reads speed and direction from `disc.vel` after an impulse changed it.
@@ -46,8 +46,7 @@ pub(crate) fn set_decel(disc: &Disc, m: &mut Motion, physics: &Physics, window: 
         m.spin_decel = 0.0;
         return;
     }
-    // alpha per unit torque factor: mu m g R / I (= 2 mu g / R for a uniform disc).
-    let spin_scale = mu_g * disc.mass * disc.radius / disc.inertia();
+    let spin_scale = m.spin_scale;
     let (f0, t0) = friction_factors(v, u);
     let (a0, al0) = (mu_g * f0, spin_scale * t0);
     // Midpoint predictor; if either part would stop in the first half, keep the start values.
@@ -96,6 +95,33 @@ pub(crate) fn slide_distance(speed: f64, m: &Motion, tau: f64) -> f64 {
     }
 }
 
+/// alpha per unit torque factor: `mu m g R / I` (= 2 mu g / R for a uniform disc).
+#[inline]
+pub(crate) fn spin_scale(disc: &Disc, physics: &Physics) -> f64 {
+    let mu_g = physics.board_friction * physics.gravity;
+    mu_g * disc.mass * disc.radius / disc.inertia()
+}
+
+/// [`advance`] over a step known to be quiet (the disc neither stops sliding nor stops
+/// spinning within it): the same arithmetic without the stop tests.
+#[inline]
+pub(crate) fn advance_quiet(disc: &mut Disc, m: &mut Motion, tau: f64) {
+    let v = m.speed;
+    if v > 0.0 {
+        let s = tau * (v - 0.5 * m.decel * tau);
+        disc.pos += m.dir * s;
+        m.speed = v - m.decel * tau;
+        disc.vel = m.dir * m.speed;
+        m.clear -= s;
+    }
+    let dw = m.spin_decel * tau;
+    if disc.spin > 0.0 {
+        disc.spin -= dw;
+    } else {
+        disc.spin += dw;
+    }
+}
+
 /// Advances a moving disc by `tau` in closed form and uses up its clearance.
 #[inline]
 pub(crate) fn advance(disc: &mut Disc, m: &mut Motion, tau: f64) {
@@ -127,4 +153,38 @@ pub(crate) fn advance(disc: &mut Disc, m: &mut Motion, tau: f64) {
             disc.spin += dw;
         }
     }
+}
+
+/// Makes the disc's current state the start of its quiet run, at step boundary `step`.
+#[inline]
+pub(crate) fn anchor_at(disc: &Disc, m: &mut Motion, step: u64) {
+    m.anchor = Anchor {
+        step,
+        pos: disc.pos,
+        speed: m.speed,
+        clear: m.clear,
+    };
+}
+
+/// The state of a sliding disc without spin at the end of quiet step `step` (a boundary
+/// after its anchor's): one closed-form advance from the anchor by
+/// `T = (step - anchor.step) h` at the deceleration `m.decel` (`mu g`). Returns the speed
+/// there without storing anything, so a caller can check it first.
+#[inline]
+pub(crate) fn speed_after_glide(m: &Motion, step: u64, h: f64) -> f64 {
+    let t = (step - m.anchor.step) as f64 * h;
+    m.anchor.speed - m.decel * t
+}
+
+/// Sets a sliding disc without spin to its state at the end of quiet step `step` (see
+/// [`Anchor`]): the fixed-step result of the quiet run since its anchor.
+#[inline]
+pub(crate) fn glide_to(disc: &mut Disc, m: &mut Motion, step: u64, h: f64) {
+    let a = m.anchor;
+    let t = (step - a.step) as f64 * h;
+    let s = t * (a.speed - 0.5 * m.decel * t);
+    disc.pos = a.pos + m.dir * s;
+    m.speed = a.speed - m.decel * t;
+    disc.vel = m.dir * m.speed;
+    m.clear = a.clear - s;
 }

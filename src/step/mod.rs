@@ -16,7 +16,9 @@
 //!    centres, so no state between steps has bodies sunk into each other.
 //! 6. **Clock**: `steps += 1`.
 //!
-//! A disc far from everything costs one closed-form advance per step: its clearance
+//! A disc far from everything costs one closed-form advance per quiet run (without spin:
+//! its state after any number of quiet steps is one advance from its `Anchor`, see
+//! `world.rs`) or per step (spinning): its clearance
 //! (distance to the nearest peg, resting disc, window edge or surface edge) is consumed by
 //! travel, and only when it runs short are those bodies looked at.
 
@@ -32,13 +34,17 @@ pub mod toi;
 use crate::disc::{DiscId, DiscState};
 use crate::step::event::{Event, EventKind};
 use crate::step::friction::{
-    advance, set_decel, slide_distance, slide_stop_time, spin_stop_time, sync,
+    advance, advance_quiet, anchor_at, glide_to, set_decel, slide_distance, slide_stop_time,
+    speed_after_glide, spin_stop_time, sync,
 };
 use crate::world::World;
 use glam::DVec2;
 
 pub(crate) use crate::step::state::Ev;
 pub use crate::step::state::{APPROACH_EPS, CONTACT_SKIN};
+
+/// Longest run of quiet steps proved at once (a bound on `World::quiet_until`).
+const QUIET_RUN_LIMIT: u64 = 1 << 40;
 
 /// The earliest event found so far: time offset from now, the event, and whether the
 /// bodies were already touching (an immediate impact, possibly a pressed contact).
@@ -64,11 +70,34 @@ fn offer(best: &mut Option<Next>, bound: &mut f64, t: f64, ev: Ev, touching: boo
 
 impl World {
     /// Advances the world by one fixed step of `physics.dt` (stages in the module doc).
+    ///
+    /// A step inside a run that [`World::quiet_steps_ahead`] proved quiet is taken by
+    /// `glide`. The proof is made at the same boundaries whether the world is stepped by
+    /// hand or by [`World::run`] (whenever the last one has run out), so both take the same
+    /// path through every step and land on the same bits.
     pub fn step(&mut self) {
         if self.moving.is_empty() {
             self.steps += 1;
             return;
         }
+        if self.steps >= self.quiet_until {
+            self.prove_quiet();
+        }
+        if self.steps < self.quiet_until {
+            self.glide(1);
+        } else {
+            self.eventful_step();
+        }
+    }
+
+    /// Looks for a run of certainly quiet steps from now; records its end.
+    #[inline]
+    pub(crate) fn prove_quiet(&mut self) {
+        self.quiet_until = self.steps + self.quiet_steps_ahead(QUIET_RUN_LIMIT);
+    }
+
+    /// A step not known to be quiet: stages 2-6.
+    pub(crate) fn eventful_step(&mut self) {
         let h = self.physics.dt;
         let t0 = self.steps as f64 * h;
         if self.quiet_step(h) {
@@ -78,6 +107,10 @@ impl World {
         self.event_loop(h, t0);
         self.separate_pressed();
         self.steps += 1;
+        for k in 0..self.moving.len() {
+            let i = self.moving[k];
+            anchor_at(&self.discs[i], &mut self.motion[i], self.steps);
+        }
     }
 
     /// Stage 4 when something can happen in this step: events in time order.
@@ -122,7 +155,8 @@ impl World {
             self.reach.push(reach);
             quiet &= (v == 0.0 || m.decel * h < v)
                 && (d.spin == 0.0 || m.spin_decel * h < d.spin.abs())
-                && (v == 0.0 || m.clear > reach + CONTACT_SKIN);
+                && (v == 0.0 || m.clear > reach + CONTACT_SKIN)
+                && (d.spin != 0.0 || speed_after_glide(m, self.steps + 1, h) > 0.0);
         }
         if !quiet {
             return false;
@@ -136,16 +170,27 @@ impl World {
                 }
             }
         }
-        self.advance_all(h);
+        let (h, end) = (self.physics.dt, self.steps + 1);
+        for k in 0..self.moving.len() {
+            let i = self.moving[k];
+            let (d, m) = (&mut self.discs[i], &mut self.motion[i]);
+            if d.spin == 0.0 {
+                glide_to(d, m, end, h);
+            } else {
+                advance_quiet(d, m, h);
+                anchor_at(d, m, end);
+            }
+        }
         true
     }
 
     /// How many of the coming steps (at most `limit`) are certainly quiet: no moving disc
     /// can stop sliding or spinning, use up its clearance (which covers entering or leaving
     /// the hole's window) or come near another moving disc within them. Bounds use the
-    /// largest decelerations friction can give (`mu g`, and `(2/3) mu m g R / I` for spin)
-    /// and the first step's speed as the most any step covers; each is conservative by two
-    /// steps, so rounding cannot make one of them eventful. 0 when unsure.
+    /// largest decelerations friction can give (`mu g`, and `(2/3) mu m g R / I` for spin),
+    /// the first step's speed as the most any step covers, and for a pair of moving discs
+    /// also their approach along the line of centres; each is conservative by two steps,
+    /// so rounding cannot make one of them eventful. 0 when unsure.
     pub(crate) fn quiet_steps_ahead(&self, limit: u64) -> u64 {
         let h = self.physics.dt;
         let mu_g = self.physics.board_friction * self.physics.gravity;
@@ -157,7 +202,7 @@ impl World {
                 k = k.min((m.clear - CONTACT_SKIN) / (h * m.speed) - 2.0);
             }
             if d.spin != 0.0 {
-                let max_spin_decel = (2.0 / 3.0) * mu_g * d.mass * d.radius / d.inertia();
+                let max_spin_decel = (2.0 / 3.0) * m.spin_scale;
                 k = k.min(d.spin.abs() / (max_spin_decel * h) - 2.0);
             }
         }
@@ -165,26 +210,50 @@ impl World {
             for kb in ka + 1..self.moving.len() {
                 let (i, j) = (self.moving[ka], self.moving[kb]);
                 let (da, db) = (&self.discs[i], &self.discs[j]);
-                let gap = (db.pos - da.pos).length() - da.radius - db.radius - CONTACT_SKIN;
-                let closing = h * (self.motion[i].speed + self.motion[j].speed);
-                k = k.min(gap / closing - 2.0);
+                let p = db.pos - da.pos;
+                let dist = p.length();
+                let gap = dist - da.radius - db.radius - CONTACT_SKIN;
+                let closing = self.motion[i].speed + self.motion[j].speed;
+                // Two bounds on how soon the gap can close. The speeds only fall, so it
+                // shrinks by at most (v_i + v_j) t. And friction changes the relative
+                // velocity by at most 2 mu g t, so along the line of centres the gap is at
+                // least gap + c t - mu g t^2 with c = (dv . p) / |p| (c > 0: parting).
+                let c = (db.vel - da.vel).dot(p) / dist;
+                let root = (c * c + 4.0 * mu_g * gap).sqrt();
+                let t_part = if gap <= 0.0 {
+                    0.0
+                } else if c > 0.0 {
+                    (c + root) / (2.0 * mu_g)
+                } else {
+                    2.0 * gap / (root - c)
+                };
+                k = k.min((gap / closing).max(t_part) / h - 2.0);
             }
         }
         if k >= 1.0 { k as u64 } else { 0 }
     }
 
-    /// Takes `n` quiet steps (see [`World::quiet_steps_ahead`]): exactly the arithmetic of `n`
-    /// calls to [`World::step`] that each found the step quiet, without the checks.
+    /// Takes `n` quiet steps (see [`World::quiet_steps_ahead`]): exactly the state of `n`
+    /// calls to [`World::step`] that each found the step quiet, without the checks. A disc
+    /// without spin costs one closed-form advance from its anchor whatever `n` is; a
+    /// spinning disc is stepped `n` times (its decelerations change from step to step).
     pub(crate) fn glide(&mut self, n: u64) {
-        let h = self.physics.dt;
-        for _ in 0..n {
-            for k in 0..self.moving.len() {
-                let i = self.moving[k];
-                set_decel(&self.discs[i], &mut self.motion[i], &self.physics, h);
+        let (h, end) = (self.physics.dt, self.steps + n);
+        for k in 0..self.moving.len() {
+            let i = self.moving[k];
+            let (d, m) = (&mut self.discs[i], &mut self.motion[i]);
+            if d.spin == 0.0 {
+                set_decel(d, m, &self.physics, h);
+                glide_to(d, m, end, h);
+            } else {
+                for _ in 0..n {
+                    set_decel(d, m, &self.physics, h);
+                    advance_quiet(d, m, h);
+                }
+                anchor_at(d, m, end);
             }
-            self.advance_all(h);
         }
-        self.steps += n;
+        self.steps = end;
     }
 
     /// Advances every moving disc by `tau` in closed form.
@@ -282,22 +351,45 @@ impl World {
         let u = m.dir;
         let mut clear = f64::INFINITY;
         let touching = &mut self.touching;
-        // Offers a contact with a fixed circle (centre c, contact distance sigma).
+        let reach = slide_distance(v, &m, *bound);
+        // Offers a contact with a fixed circle (centre c, contact distance sigma). The
+        // clearance it leaves is the distance along the path to where the gap falls to
+        // twice the skin (infinite if the path never comes that near): the path is
+        // straight until an impact, and an impact resets the clearance.
         let mut circle =
             |c: DVec2, sigma: f64, ev: Ev, best: &mut Option<Next>, bound: &mut f64| {
                 let off = d.pos - c;
-                let dist = off.length();
-                let gap = dist - sigma;
-                clear = clear.min(gap);
-                if gap > slide_distance(v, &m, *bound) + CONTACT_SKIN {
-                    return;
-                }
-                if gap <= CONTACT_SKIN {
+                let dist2 = off.length_squared();
+                let near = sigma + CONTACT_SKIN;
+                if dist2 <= near * near {
+                    let dist = dist2.sqrt();
+                    clear = clear.min(dist - sigma);
                     touching.push(ev);
                     if -d.vel.dot(off) > APPROACH_EPS * dist {
                         offer(best, bound, 0.0, ev, true);
                     }
-                } else if let Some(t) = toi::toi_path_enters_circle(off, u, sigma)
+                    return;
+                }
+                let b = u.dot(off);
+                if b >= 0.0 {
+                    return; // heading away: the gap only grows
+                }
+                let guard = sigma + 2.0 * CONTACT_SKIN;
+                let c2 = dist2 - guard * guard;
+                let disc = b * b - c2;
+                if disc < 0.0 {
+                    return; // the path passes wide of it
+                }
+                let s = if c2 <= 0.0 {
+                    dist2.sqrt() - sigma
+                } else {
+                    c2 / (-b + disc.sqrt())
+                };
+                clear = clear.min(s);
+                if s > reach + CONTACT_SKIN {
+                    return;
+                }
+                if let Some(t) = toi::toi_path_enters_circle(off, u, sigma)
                     .and_then(|s| toi::time_to_travel(s, v, m.decel))
                 {
                     offer(best, bound, t, ev, false);
@@ -324,24 +416,24 @@ impl World {
             }
         }
         // The centre crossing the hole's support window (in or out) and the surface's edge.
-        let r = d.pos.length();
+        // Their clearance is the distance along the path to the crossing.
         let w = m.window;
         if w > 0.0 {
-            clear = clear.min((r - w).abs());
             if m.in_window {
                 let s = toi::toi_path_leaves_circle(d.pos, u, w);
+                clear = clear.min(s);
                 if let Some(t) = toi::time_to_travel(s, v, m.decel) {
                     offer(best, bound, t, Ev::HoleExit(i), false);
                 }
-            } else if let Some(t) = toi::toi_path_enters_circle(d.pos, u, w)
-                .and_then(|s| toi::time_to_travel(s, v, m.decel))
-            {
-                offer(best, bound, t, Ev::HoleEnter(i), false);
+            } else if let Some(s) = toi::toi_path_enters_circle(d.pos, u, w) {
+                clear = clear.min(s);
+                if let Some(t) = toi::time_to_travel(s, v, m.decel) {
+                    offer(best, bound, t, Ev::HoleEnter(i), false);
+                }
             }
         }
-        let edge = self.board.surface_radius;
-        clear = clear.min(edge - r);
-        let s = toi::toi_path_leaves_circle(d.pos, u, edge);
+        let s = toi::toi_path_leaves_circle(d.pos, u, self.board.surface_radius);
+        clear = clear.min(s);
         if let Some(t) = toi::time_to_travel(s, v, m.decel) {
             offer(best, bound, t, Ev::Ditch(i), false);
         }
@@ -376,6 +468,8 @@ impl World {
         }
         sync(&self.discs[i], &mut self.motion[i]);
         set_decel(&self.discs[i], &mut self.motion[i], &self.physics, rem);
+        // The clearance is measured along the path, which the impulse turned.
+        self.motion[i].clear = f64::NEG_INFINITY;
     }
 
     /// Disc `i` comes to rest (or drops in, if its centre is inside the hole's window).

@@ -25,15 +25,37 @@ pub(crate) struct Motion {
     pub(crate) decel: f64,
     /// Magnitude of the angular deceleration held over the current sub-interval, rad/s^2.
     pub(crate) spin_decel: f64,
-    /// Distance this disc can still travel before it could touch anything that does not
-    /// move (pegs, discs at rest, its window's edge, the surface's edge), m. Negative forces
-    /// a scan. Direction-free, so impacts do not invalidate it; travel uses it up.
+    /// Distance this disc can still travel along its path before it could touch anything
+    /// that does not move (pegs, discs at rest, its window's edge, the surface's edge), m.
+    /// Negative forces a scan. Measured along the straight path, so an impact (which turns
+    /// it) resets it to a scan; travel uses it up; a disc coming to rest cuts it to the gap.
     pub(crate) clear: f64,
     /// Radius of this disc's support window about the hole's centre,
     /// `sqrt(r_h^2 - R^2)` (0: the disc cannot drop in). See `step/hole.rs`.
     pub(crate) window: f64,
     /// Whether the centre is inside the window now (it entered too fast to be captured).
     pub(crate) in_window: bool,
+    /// Where the disc's current quiet run began (see [`Anchor`]).
+    pub(crate) anchor: Anchor,
+    /// `mu m g R / I`, the angular deceleration per unit torque factor, rad/s^2.
+    pub(crate) spin_scale: f64,
+}
+
+/// The state of a disc at the start of its current run of quiet steps: a step boundary
+/// (`step`), its centre, speed and clearance there. A disc without spin slides at the
+/// constant deceleration `mu g` through quiet steps, so its state at the end of any later
+/// quiet step `k` is defined as one closed-form advance from the anchor by
+/// `T = (k - step) dt`: `pos + dir (speed T - mu g T^2 / 2)`, `speed - mu g T`, clearance
+/// minus the distance. In exact arithmetic that is the result of `k - step` single steps;
+/// as defined, it costs the same whether one step or a million are taken, and stepping by
+/// hand and `World::run` compute it the same way. Set at every step boundary that is not
+/// the end of a quiet step of a disc without spin.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Anchor {
+    pub(crate) step: u64,
+    pub(crate) pos: DVec2,
+    pub(crate) speed: f64,
+    pub(crate) clear: f64,
 }
 
 /// An event the step handles. The derived order (variant, then ids) breaks time ties.
