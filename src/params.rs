@@ -35,8 +35,8 @@ pub struct Physics {
     /// 2.5-3 m/s). Nothing tunnels at any speed; the cap only refuses absurd input.
     pub max_speed: f64,
     /// Engine key. Most events handled inside one fixed step: 100000. A step that reaches
-    /// it finishes without further contacts (logged as a cut-off); it exists so that no
-    /// input can hang the engine.
+    /// it finishes without further contacts and is counted in `World::capped_steps` (the
+    /// outcome file does not report it); it exists so that no input can hang the engine.
     pub max_events_per_step: u32,
 }
 

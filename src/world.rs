@@ -7,7 +7,7 @@ use crate::disc::{Disc, DiscId, DiscState};
 use crate::error::InputError;
 use crate::params::Physics;
 use crate::step::event::Event;
-use crate::step::state::{Anchor, Ev, GroupScratch, Motion};
+use crate::step::state::{Anchor, GroupScratch, Motion, StepEvent};
 use glam::DVec2;
 
 pub use crate::validate::PLACEMENT_TOLERANCE;
@@ -36,7 +36,7 @@ pub struct World {
     /// Scratch: reach of each moving disc over the current window (index as `moving`).
     pub(crate) reach: Vec<f64>,
     /// Scratch: pairs seen touching during the current step (pressed-contact candidates).
-    pub(crate) touching: Vec<Ev>,
+    pub(crate) touching: Vec<StepEvent>,
     /// Scratch: the group of contacts resolved together at one instant (`step/contact.rs`).
     pub(crate) group: GroupScratch,
     /// Scratch: the pushes of the separation stage (disc, displacement).
@@ -104,7 +104,7 @@ impl World {
         let id = self.discs.len();
         self.discs.push(disc);
         let mut motion = Motion {
-            clear: f64::NEG_INFINITY,
+            clearance: f64::NEG_INFINITY,
             window: self.board.support_window(disc.radius),
             spin_scale: crate::step::friction::spin_scale(&disc, &self.physics),
             ..Motion::default()
@@ -114,7 +114,7 @@ impl World {
             step: self.steps,
             pos: disc.pos,
             speed: motion.speed,
-            clear: motion.clear,
+            clearance: motion.clearance,
         };
         self.motion.push(motion);
         if disc.state == DiscState::Moving {

@@ -50,7 +50,7 @@
 use crate::disc::{Disc, DiscId, DiscState};
 use crate::step::event::EventKind;
 use crate::step::response::{resolve_disc_disc, resolve_disc_peg};
-use crate::step::state::{APPROACH_EPS, CONTACT_SKIN, Contact, Ev, GroupScratch};
+use crate::step::state::{APPROACH_EPS, CONTACT_SKIN, Contact, GroupScratch, StepEvent};
 use crate::world::World;
 use glam::DVec2;
 
@@ -68,7 +68,13 @@ impl World {
     /// `touching` already if found at zero distance) in one round with every other contact
     /// touching and approaching at this instant (module doc); `rem` is what is left of the
     /// step.
-    pub(crate) fn resolve_contacts(&mut self, first: Ev, touching: bool, now: f64, rem: f64) {
+    pub(crate) fn resolve_contacts(
+        &mut self,
+        first: StepEvent,
+        touching: bool,
+        now: f64,
+        rem: f64,
+    ) {
         let mut g = std::mem::take(&mut self.group);
         self.gather(first, &mut g);
         self.split_into_groups(&mut g);
@@ -98,8 +104,8 @@ impl World {
             let fresh = c.ev == first && !touching;
             if c.lam > 0.0 && (c.approach >= press || fresh) {
                 let kind = match c.ev {
-                    Ev::Disc(a, b) => EventKind::Disc { a, b },
-                    Ev::Peg(a, peg) => EventKind::Peg { a, peg },
+                    StepEvent::Disc(a, b) => EventKind::Disc { a, b },
+                    StepEvent::Peg(a, peg) => EventKind::Peg { a, peg },
                     _ => unreachable!("contacts are impacts"),
                 };
                 self.log(now, kind);
@@ -115,11 +121,11 @@ impl World {
 
     /// One contact alone: the two-body impulse of `response.rs` (plastic below
     /// `press_speed`). Returns the normal impulse's size, N s.
-    fn resolve_single(&mut self, ev: Ev) -> f64 {
+    fn resolve_single(&mut self, ev: StepEvent) -> f64 {
         let p = &self.physics;
         let press = p.press_speed();
         let approach = match ev {
-            Ev::Disc(i, j) => {
+            StepEvent::Disc(i, j) => {
                 let n = (self.discs[j].pos - self.discs[i].pos).normalize();
                 let (lo, hi) = self.discs.split_at_mut(j);
                 let (a, b) = (&mut lo[i], &mut hi[0]);
@@ -131,7 +137,7 @@ impl World {
                 };
                 resolve_disc_disc(a, b, n, e, p.disc_friction)
             }
-            Ev::Peg(i, k) => {
+            StepEvent::Peg(i, k) => {
                 let n = (self.board.pegs[k] - self.discs[i].pos).normalize();
                 let a = &mut self.discs[i];
                 let approach = a.vel.dot(n);
@@ -150,7 +156,7 @@ impl World {
     /// Collects the round: every contact of a moving disc that is touching and approaching
     /// now, plus `first` (the search found it approaching). Contacts and discs end up in
     /// place order, which does not depend on disc ids.
-    fn gather(&self, first: Ev, g: &mut GroupScratch) {
+    fn gather(&self, first: StepEvent, g: &mut GroupScratch) {
         g.contacts.clear();
         g.discs.clear();
         let skin = CONTACT_SKIN;
@@ -158,7 +164,7 @@ impl World {
             let d = &self.discs[i];
             for (p, &c) in self.board.pegs.iter().enumerate() {
                 if touching_and_approaching(d, c, self.board.peg_radius, DVec2::ZERO, skin) {
-                    g.contacts.push(self.contact(Ev::Peg(i, p)));
+                    g.contacts.push(self.contact(StepEvent::Peg(i, p)));
                 }
             }
             for (j, o) in self.discs.iter().enumerate() {
@@ -167,7 +173,8 @@ impl World {
                     && o.on_board()
                     && touching_and_approaching(d, o.pos, o.radius, o.vel, skin)
                 {
-                    g.contacts.push(self.contact(Ev::Disc(i.min(j), i.max(j))));
+                    g.contacts
+                        .push(self.contact(StepEvent::Disc(i.min(j), i.max(j))));
                 }
             }
         }
@@ -223,16 +230,16 @@ impl World {
     }
 
     /// The contact `ev` as it stands now: its normal, approach speed and coefficients.
-    fn contact(&self, ev: Ev) -> Contact {
+    fn contact(&self, ev: StepEvent) -> Contact {
         let p = &self.physics;
         let (n, approach, e, mu) = match ev {
-            Ev::Disc(i, j) => {
+            StepEvent::Disc(i, j) => {
                 let (a, b) = (&self.discs[i], &self.discs[j]);
                 let n = (b.pos - a.pos).normalize();
                 let approach = -(b.vel - a.vel).dot(n);
                 (n, approach, p.disc_restitution, p.disc_friction)
             }
-            Ev::Peg(i, k) => {
+            StepEvent::Peg(i, k) => {
                 let a = &self.discs[i];
                 let n = (self.board.pegs[k] - a.pos).normalize();
                 (n, a.vel.dot(n), p.peg_restitution, p.peg_friction)
@@ -360,11 +367,11 @@ impl World {
     /// effective mass `1/m_a + 1/m_b` along the normal (`1/m_a` against a peg).
     fn normal_velocity(&self, c: &Contact) -> (f64, f64) {
         match c.ev {
-            Ev::Disc(i, j) => {
+            StepEvent::Disc(i, j) => {
                 let (a, b) = (&self.discs[i], &self.discs[j]);
                 ((b.vel - a.vel).dot(c.n), 1.0 / a.mass + 1.0 / b.mass)
             }
-            Ev::Peg(i, _) => {
+            StepEvent::Peg(i, _) => {
                 let a = &self.discs[i];
                 (-a.vel.dot(c.n), 1.0 / a.mass)
             }
@@ -377,7 +384,7 @@ impl World {
     fn slip(&self, c: &Contact) -> (f64, f64) {
         let t = c.n.perp();
         match c.ev {
-            Ev::Disc(i, j) => {
+            StepEvent::Disc(i, j) => {
                 let (a, b) = (&self.discs[i], &self.discs[j]);
                 let slip = (b.vel - a.vel).dot(t) - (a.spin * a.radius + b.spin * b.radius);
                 let k = 1.0 / a.mass
@@ -386,7 +393,7 @@ impl World {
                     + b.radius * b.radius / b.inertia();
                 (slip, k)
             }
-            Ev::Peg(i, _) => {
+            StepEvent::Peg(i, _) => {
                 let a = &self.discs[i];
                 let slip = -a.vel.dot(t) - a.spin * a.radius;
                 (slip, 1.0 / a.mass + a.radius * a.radius / a.inertia())
@@ -398,12 +405,12 @@ impl World {
     /// Applies a normal impulse `j` at a contact: `a` is pushed back, `b` forward.
     fn push_normal(&mut self, c: &Contact, j: f64) {
         match c.ev {
-            Ev::Disc(i, k) => {
+            StepEvent::Disc(i, k) => {
                 let (ma, mb) = (self.discs[i].mass, self.discs[k].mass);
                 self.discs[i].vel -= c.n * (j / ma);
                 self.discs[k].vel += c.n * (j / mb);
             }
-            Ev::Peg(i, _) => {
+            StepEvent::Peg(i, _) => {
                 let ma = self.discs[i].mass;
                 self.discs[i].vel -= c.n * (j / ma);
             }
@@ -417,7 +424,7 @@ impl World {
         let t = c.n.perp();
         let turn = |d: &mut Disc, j: f64| d.spin -= j * d.radius / d.inertia();
         match c.ev {
-            Ev::Disc(i, k) => {
+            StepEvent::Disc(i, k) => {
                 let ma = self.discs[i].mass;
                 self.discs[i].vel -= t * (j / ma);
                 turn(&mut self.discs[i], j);
@@ -425,7 +432,7 @@ impl World {
                 self.discs[k].vel += t * (j / mb);
                 turn(&mut self.discs[k], j);
             }
-            Ev::Peg(i, _) => {
+            StepEvent::Peg(i, _) => {
                 let ma = self.discs[i].mass;
                 self.discs[i].vel -= t * (j / ma);
                 turn(&mut self.discs[i], j);
@@ -438,10 +445,10 @@ impl World {
 impl World {
     /// Where contact `ev` is, as a key that does not depend on disc ids: the midpoint of the
     /// two centres (a sum, so the same bits whichever disc is named first).
-    pub(crate) fn place_key(&self, ev: Ev) -> Key {
+    pub(crate) fn place_key(&self, ev: StepEvent) -> Key {
         let (a, b) = match ev {
-            Ev::Disc(i, j) => (self.discs[i].pos, self.discs[j].pos),
-            Ev::Peg(i, k) => (self.discs[i].pos, self.board.pegs[k]),
+            StepEvent::Disc(i, j) => (self.discs[i].pos, self.discs[j].pos),
+            StepEvent::Peg(i, k) => (self.discs[i].pos, self.board.pegs[k]),
             _ => unreachable!("contacts are impacts"),
         };
         Key((a + b) * 0.5)

@@ -1,9 +1,7 @@
-//! Events: what the engine logs (contacts and departures) and the total order that breaks
-//! ties between simultaneous events.
-//!
-//! The order is (time, kind, ids): the derived `Ord` of [`EventKind`] ranks disc-disc before
-//! disc-peg before hole before ditch, then by the ids, so the same input always produces
-//! the same sequence, whatever happens to coincide.
+//! The event log: what the engine reports of a shot (contacts and departures), in time
+//! order. The order in which the step *handles* events that coincide is not decided here
+//! but by `StepEvent` (`step/state.rs`: time, then kind, then ids) and, for contacts at one
+//! instant, by `step/contact.rs` (together, logged in place order).
 
 use crate::disc::DiscId;
 

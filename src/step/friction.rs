@@ -112,7 +112,7 @@ pub(crate) fn advance_quiet(disc: &mut Disc, m: &mut Motion, tau: f64) {
         disc.pos += m.dir * s;
         m.speed = v - m.decel * tau;
         disc.vel = m.dir * m.speed;
-        m.clear -= s;
+        m.clearance -= s;
     }
     let dw = m.spin_decel * tau;
     if disc.spin > 0.0 {
@@ -134,13 +134,13 @@ pub(crate) fn advance(disc: &mut Disc, m: &mut Motion, tau: f64) {
             disc.pos += m.dir * s;
             disc.vel = DVec2::ZERO;
             m.speed = 0.0;
-            m.clear -= s;
+            m.clearance -= s;
         } else {
             let s = tau * (v - 0.5 * m.decel * tau);
             disc.pos += m.dir * s;
             m.speed = v - m.decel * tau;
             disc.vel = m.dir * m.speed;
-            m.clear -= s;
+            m.clearance -= s;
         }
     }
     if disc.spin != 0.0 {
@@ -162,7 +162,7 @@ pub(crate) fn anchor_at(disc: &Disc, m: &mut Motion, step: u64) {
         step,
         pos: disc.pos,
         speed: m.speed,
-        clear: m.clear,
+        clearance: m.clearance,
     };
 }
 
@@ -186,5 +186,5 @@ pub(crate) fn glide_to(disc: &mut Disc, m: &mut Motion, step: u64, h: f64) {
     disc.pos = a.pos + m.dir * s;
     m.speed = a.speed - m.decel * t;
     disc.vel = m.dir * m.speed;
-    m.clear = a.clear - s;
+    m.clearance = a.clearance - s;
 }

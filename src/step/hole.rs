@@ -116,14 +116,14 @@ impl World {
             self.capture(i, now);
         } else {
             self.motion[i].in_window = true;
-            self.motion[i].clear = f64::NEG_INFINITY;
+            self.motion[i].clearance = f64::NEG_INFINITY;
         }
     }
 
     /// Disc `i`'s centre leaves its window: it rides on, unchanged.
     pub(crate) fn hole_exit(&mut self, i: DiscId) {
         self.motion[i].in_window = false;
-        self.motion[i].clear = f64::NEG_INFINITY;
+        self.motion[i].clearance = f64::NEG_INFINITY;
     }
 
     /// Whether disc `i`, coming to rest, tips in: its centre is within its window. (The

@@ -6,11 +6,13 @@
 //!    (`friction.rs`).
 //! 3. **Quiet step?** If nothing can happen within the step, every disc advances by the
 //!    step in closed form, and that is all.
-//! 4. **Events**: find the earliest event in what is left of the step (a stop, an impact
-//!    with a disc or a peg, the centre entering or leaving the hole's support window, the
-//!    centre crossing the surface's edge), advance every moving disc to it in closed
-//!    form, resolve it (`response.rs`, `hole.rs`), and repeat until the step is used up.
-//!    Ties are broken by the total order of `Ev` (time, kind, ids).
+//! 4. **Events**: find the earliest event in what is left of the step (a stop, the end of
+//!    a disc's spin, an impact with a disc or a peg, the centre entering or leaving the
+//!    hole's support window, the centre crossing the surface's edge), advance every moving
+//!    disc to it in closed form, resolve it, and repeat until the step is used up. Impacts
+//!    are resolved with every other contact at that instant (`contact.rs`, which calls
+//!    `response.rs` for a lone contact), the hole's events by `hole.rs`. Events of
+//!    different kinds at one instant are ordered by `StepEvent` (time, kind, ids).
 //! 5. **Separate pressed contacts**: overlaps that discs pushing each other left inside the
 //!    step (see ARCHITECTURE.md, "Pressed contacts") are pushed apart along the line of
 //!    centres, so no state between steps has bodies sunk into each other.
@@ -18,7 +20,7 @@
 //!
 //! A disc far from everything costs one closed-form advance per quiet run (without spin:
 //! its state after any number of quiet steps is one advance from its `Anchor`, see
-//! `world.rs`) or per step (spinning): its clearance
+//! `state.rs`) or per step (spinning): its clearance
 //! (distance to the nearest peg, resting disc, window edge or surface edge) is consumed by
 //! travel, and only when it runs short are those bodies looked at.
 
@@ -40,7 +42,7 @@ use crate::step::friction::{
 use crate::world::World;
 use glam::DVec2;
 
-pub(crate) use crate::step::state::Ev;
+pub(crate) use crate::step::state::StepEvent;
 pub use crate::step::state::{APPROACH_EPS, CONTACT_SKIN};
 
 /// Longest run of quiet steps proved at once (a bound on `World::quiet_until`).
@@ -51,13 +53,13 @@ const QUIET_RUN_LIMIT: u64 = 1 << 40;
 #[derive(Clone, Copy, Debug)]
 struct Next {
     t: f64,
-    ev: Ev,
+    ev: StepEvent,
     touching: bool,
 }
 
 /// Keeps the earliest candidate under the total order (time, kind, ids).
 #[inline]
-fn offer(best: &mut Option<Next>, bound: &mut f64, t: f64, ev: Ev, touching: bool) {
+fn offer(best: &mut Option<Next>, bound: &mut f64, t: f64, ev: StepEvent, touching: bool) {
     let better = match best {
         None => t <= *bound,
         Some(b) => t < b.t || (t == b.t && ev < b.ev),
@@ -155,7 +157,7 @@ impl World {
             self.reach.push(reach);
             quiet &= (v == 0.0 || m.decel * h < v)
                 && (d.spin == 0.0 || m.spin_decel * h < d.spin.abs())
-                && (v == 0.0 || m.clear > reach + CONTACT_SKIN)
+                && (v == 0.0 || m.clearance > reach + CONTACT_SKIN)
                 && (d.spin != 0.0 || speed_after_glide(m, self.steps + 1, h) > 0.0);
         }
         if !quiet {
@@ -199,7 +201,7 @@ impl World {
             let (d, m) = (&self.discs[i], &self.motion[i]);
             if m.speed > 0.0 {
                 k = k.min(m.speed / (mu_g * h) - 2.0);
-                k = k.min((m.clear - CONTACT_SKIN) / (h * m.speed) - 2.0);
+                k = k.min((m.clearance - CONTACT_SKIN) / (h * m.speed) - 2.0);
             }
             if d.spin != 0.0 {
                 let max_spin_decel = (2.0 / 3.0) * m.spin_scale;
@@ -293,16 +295,16 @@ impl World {
             let t_v = slide_stop_time(v, &m);
             let t_w = spin_stop_time(d.spin, &m);
             if v == 0.0 {
-                offer(&mut best, &mut bound, t_w, Ev::Stop(i), false);
+                offer(&mut best, &mut bound, t_w, StepEvent::Stop(i), false);
             } else {
-                offer(&mut best, &mut bound, t_v, Ev::Stop(i), false);
+                offer(&mut best, &mut bound, t_v, StepEvent::Stop(i), false);
                 if d.spin != 0.0 && t_w < t_v {
-                    offer(&mut best, &mut bound, t_w, Ev::SpinEnd(i), false);
+                    offer(&mut best, &mut bound, t_w, StepEvent::SpinEnd(i), false);
                 }
             }
             let reach = slide_distance(v, &m, window);
             self.reach.push(reach);
-            if v > 0.0 && self.motion[i].clear <= reach + CONTACT_SKIN {
+            if v > 0.0 && self.motion[i].clearance <= reach + CONTACT_SKIN {
                 self.scan_fixed(i, v, &mut best, &mut bound);
             }
         }
@@ -322,15 +324,15 @@ impl World {
                 let dist = dist2.sqrt();
                 let dv = b.vel - a.vel;
                 if dist - sigma <= CONTACT_SKIN {
-                    self.touching.push(Ev::Disc(i, j));
+                    self.touching.push(StepEvent::Disc(i, j));
                     if dv.dot(p) < -APPROACH_EPS * dist {
-                        offer(&mut best, &mut bound, 0.0, Ev::Disc(i, j), true);
+                        offer(&mut best, &mut bound, 0.0, StepEvent::Disc(i, j), true);
                     }
                     continue;
                 }
                 let q = 0.5 * (self.accel(j) - self.accel(i));
                 if let Some(t) = toi::toi_disc_disc(p, dv, q, sigma, bound) {
-                    offer(&mut best, &mut bound, t, Ev::Disc(i, j), false);
+                    offer(&mut best, &mut bound, t, StepEvent::Disc(i, j), false);
                 }
             }
         }
@@ -357,7 +359,7 @@ impl World {
         // twice the skin (infinite if the path never comes that near): the path is
         // straight until an impact, and an impact resets the clearance.
         let mut circle =
-            |c: DVec2, sigma: f64, ev: Ev, best: &mut Option<Next>, bound: &mut f64| {
+            |c: DVec2, sigma: f64, ev: StepEvent, best: &mut Option<Next>, bound: &mut f64| {
                 let off = d.pos - c;
                 let dist2 = off.length_squared();
                 let near = sigma + CONTACT_SKIN;
@@ -399,7 +401,7 @@ impl World {
             circle(
                 c,
                 d.radius + self.board.peg_radius,
-                Ev::Peg(i, k),
+                StepEvent::Peg(i, k),
                 best,
                 bound,
             );
@@ -409,7 +411,7 @@ impl World {
                 circle(
                     o.pos,
                     d.radius + o.radius,
-                    Ev::Disc(i.min(j), i.max(j)),
+                    StepEvent::Disc(i.min(j), i.max(j)),
                     best,
                     bound,
                 );
@@ -423,35 +425,37 @@ impl World {
                 let s = toi::toi_path_leaves_circle(d.pos, u, w);
                 clear = clear.min(s);
                 if let Some(t) = toi::time_to_travel(s, v, m.decel) {
-                    offer(best, bound, t, Ev::HoleExit(i), false);
+                    offer(best, bound, t, StepEvent::HoleExit(i), false);
                 }
             } else if let Some(s) = toi::toi_path_enters_circle(d.pos, u, w) {
                 clear = clear.min(s);
                 if let Some(t) = toi::time_to_travel(s, v, m.decel) {
-                    offer(best, bound, t, Ev::HoleEnter(i), false);
+                    offer(best, bound, t, StepEvent::HoleEnter(i), false);
                 }
             }
         }
         let s = toi::toi_path_leaves_circle(d.pos, u, self.board.surface_radius);
         clear = clear.min(s);
         if let Some(t) = toi::time_to_travel(s, v, m.decel) {
-            offer(best, bound, t, Ev::Ditch(i), false);
+            offer(best, bound, t, StepEvent::Ditch(i), false);
         }
-        self.motion[i].clear = clear;
+        self.motion[i].clearance = clear;
     }
 
     /// Resolves event `next` at absolute time `now`; `rem` is what is left of the step.
     fn resolve(&mut self, next: Next, now: f64, rem: f64) {
         match next.ev {
-            Ev::Disc(..) | Ev::Peg(..) => self.resolve_contacts(next.ev, next.touching, now, rem),
-            Ev::HoleEnter(i) => self.hole_enter(i, now),
-            Ev::HoleExit(i) => self.hole_exit(i),
-            Ev::Ditch(i) => self.depart(i, now, DiscState::Ditch),
-            Ev::SpinEnd(i) => {
+            StepEvent::Disc(..) | StepEvent::Peg(..) => {
+                self.resolve_contacts(next.ev, next.touching, now, rem)
+            }
+            StepEvent::HoleEnter(i) => self.hole_enter(i, now),
+            StepEvent::HoleExit(i) => self.hole_exit(i),
+            StepEvent::Ditch(i) => self.depart(i, now, DiscState::Ditch),
+            StepEvent::SpinEnd(i) => {
                 self.discs[i].spin = 0.0;
                 set_decel(&self.discs[i], &mut self.motion[i], &self.physics, rem);
             }
-            Ev::Stop(i) => self.stop(i, now),
+            StepEvent::Stop(i) => self.stop(i, now),
         }
     }
 
@@ -464,12 +468,12 @@ impl World {
             self.discs[i].state = DiscState::Moving;
             let at = self.moving.binary_search(&i).unwrap_err();
             self.moving.insert(at, i);
-            self.motion[i].clear = f64::NEG_INFINITY;
+            self.motion[i].clearance = f64::NEG_INFINITY;
         }
         sync(&self.discs[i], &mut self.motion[i]);
         set_decel(&self.discs[i], &mut self.motion[i], &self.physics, rem);
         // The clearance is measured along the path, which the impulse turned.
-        self.motion[i].clear = f64::NEG_INFINITY;
+        self.motion[i].clearance = f64::NEG_INFINITY;
     }
 
     /// Disc `i` comes to rest (or drops in, if its centre is inside the hole's window).
@@ -487,7 +491,7 @@ impl World {
         for &k in &self.moving {
             let gap = (self.discs[k].pos - pos).length() - radius - self.discs[k].radius;
             let m = &mut self.motion[k];
-            m.clear = m.clear.min(gap);
+            m.clearance = m.clearance.min(gap);
         }
     }
 
@@ -534,11 +538,11 @@ impl World {
         for k in 0..self.moving.len() {
             let i = self.moving[k];
             for p in 0..self.board.pegs.len() {
-                self.touching.push(Ev::Peg(i, p));
+                self.touching.push(StepEvent::Peg(i, p));
             }
             for j in 0..self.discs.len() {
                 if j != i && self.discs[j].on_board() {
-                    self.touching.push(Ev::Disc(i.min(j), i.max(j)));
+                    self.touching.push(StepEvent::Disc(i.min(j), i.max(j)));
                 }
             }
         }
@@ -561,7 +565,7 @@ impl World {
         let mut pushes = std::mem::take(&mut self.pushes);
         for &ev in &pairs {
             match ev {
-                Ev::Peg(i, p) => {
+                StepEvent::Peg(i, p) => {
                     let sigma = self.discs[i].radius + self.board.peg_radius;
                     if self.discs[i].on_board()
                         && let Some(d) = push_out(self.discs[i].pos, self.board.pegs[p], sigma)
@@ -569,13 +573,13 @@ impl World {
                         pushes.push((i, d));
                     }
                 }
-                Ev::Disc(i, j) => self.separate_discs(i, j, &mut pushes),
+                StepEvent::Disc(i, j) => self.separate_discs(i, j, &mut pushes),
                 _ => {}
             }
         }
         for &(i, d) in &pushes {
             self.discs[i].pos += d;
-            self.motion[i].clear = f64::NEG_INFINITY;
+            self.motion[i].clearance = f64::NEG_INFINITY;
         }
         pushes.clear();
         self.pushes = pushes;

@@ -1,5 +1,5 @@
 //! The step's state that the [`World`](crate::World) keeps between calls: each disc's
-//! [`Motion`], the events the step looks for ([`Ev`]), the contact skin, and the scratch of
+//! [`Motion`], the events the step looks for ([`StepEvent`]), the contact skin, and the scratch of
 //! the contact rounds. A leaf of the core: it names none of the step's algorithms, so
 //! `world.rs` can hold these without importing the step, and the step's files (which
 //! implement `World`'s stages) import `world.rs` and this file only.
@@ -29,7 +29,7 @@ pub(crate) struct Motion {
     /// that does not move (pegs, discs at rest, its window's edge, the surface's edge), m.
     /// Negative forces a scan. Measured along the straight path, so an impact (which turns
     /// it) resets it to a scan; travel uses it up; a disc coming to rest cuts it to the gap.
-    pub(crate) clear: f64,
+    pub(crate) clearance: f64,
     /// Radius of this disc's support window about the hole's centre,
     /// `sqrt(r_h^2 - R^2)` (0: the disc cannot drop in). See `step/hole.rs`.
     pub(crate) window: f64,
@@ -55,12 +55,12 @@ pub(crate) struct Anchor {
     pub(crate) step: u64,
     pub(crate) pos: DVec2,
     pub(crate) speed: f64,
-    pub(crate) clear: f64,
+    pub(crate) clearance: f64,
 }
 
 /// An event the step handles. The derived order (variant, then ids) breaks time ties.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub(crate) enum Ev {
+pub(crate) enum StepEvent {
     /// Impact between moving or resting discs `a < b`.
     Disc(DiscId, DiscId),
     /// Impact of disc `a` on peg `k`.
@@ -77,18 +77,18 @@ pub(crate) enum Ev {
     Stop(DiscId),
 }
 
-impl Ev {
+impl StepEvent {
     /// The discs of an impact: `(a, Some(b))` for two discs, `(a, None)` for a disc and a
     /// peg (or any one-disc event).
     pub(crate) fn discs(self) -> (DiscId, Option<DiscId>) {
         match self {
-            Ev::Disc(a, b) => (a, Some(b)),
-            Ev::Peg(a, _)
-            | Ev::HoleExit(a)
-            | Ev::HoleEnter(a)
-            | Ev::Ditch(a)
-            | Ev::SpinEnd(a)
-            | Ev::Stop(a) => (a, None),
+            StepEvent::Disc(a, b) => (a, Some(b)),
+            StepEvent::Peg(a, _)
+            | StepEvent::HoleExit(a)
+            | StepEvent::HoleEnter(a)
+            | StepEvent::Ditch(a)
+            | StepEvent::SpinEnd(a)
+            | StepEvent::Stop(a) => (a, None),
         }
     }
 }
@@ -96,8 +96,8 @@ impl Ev {
 /// One contact of a group: disc `a` against disc `b` or peg `peg`.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Contact {
-    /// The contact as the event search names it: `Ev::Disc(a, b)` or `Ev::Peg(a, k)`.
-    pub(crate) ev: Ev,
+    /// The contact as the event search names it: `StepEvent::Disc(a, b)` or `StepEvent::Peg(a, k)`.
+    pub(crate) ev: StepEvent,
     /// Unit normal from `a`'s centre towards the other body's.
     pub(crate) n: DVec2,
     /// Approach speed `-v_n` before the group's impulses, m/s.
