@@ -682,7 +682,10 @@ fn render(what: Render, title: Option<String>, output: Option<&Path>) -> Result<
             };
             let (board, physics) = study.as_ref().map_or_else(
                 || (Board::tournament(), Physics::default()),
-                |s| (s.spec().board.clone(), s.spec().physics.clone()),
+                |s| {
+                    let situation = &s.spec().situation;
+                    (situation.board.clone(), situation.physics.clone())
+                },
             );
             let shot = study.as_ref().map(|s| s.intended_shot());
             let title = title.unwrap_or_else(|| format!("Monte Carlo: {}", summary.display()));
@@ -707,9 +710,9 @@ fn suggest(
     output: Option<&Path>,
 ) -> Result<(), Failure> {
     let text = read_input(file)?;
-    let f = parse_suggest_file(&text).map_err(Failure::Input)?;
+    let request = parse_suggest_file(&text).map_err(Failure::Input)?;
     let plan = pool(threads)?
-        .install(|| crokinole::plan::suggest(&f.board, &f.physics, &f.request, &config))
+        .install(|| crokinole::plan::suggest(&request, &config))
         .map_err(Failure::Input)?;
     let text = plan_json(&plan);
     write_output(output, |w| w.write_all(text.as_bytes()))

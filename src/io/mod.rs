@@ -26,9 +26,8 @@ pub use ruled::{
     write_ruled_traced_outcomes,
 };
 pub use shot_file::{ShotEntry, params_json, parse_shot_file};
-pub use situation::Situation;
 pub use study_file::{
     STATE_FORMAT, STATE_VERSION, canonical_json, engine_version, fnv1a, input_hash, parse_state,
     parse_study_file, sample_line, state_json, study_summary_json,
 };
-pub use suggest_file::{SuggestFile, parse_suggest_file, plan_json};
+pub use suggest_file::{parse_suggest_file, plan_json};
