@@ -41,14 +41,14 @@ impl Strategy for Planner {
         use crate::montecarlo::Situation;
         use crate::plan::{Budget, Objective, PlanConfig, Request, suggest};
         let situation = Situation {
-            board: turn.board.clone(),
-            physics: turn.physics.clone(),
-            players: turn.game.players(),
-            seat: turn.seat,
+            board: turn.board().clone(),
+            physics: turn.physics().clone(),
+            players: turn.game().players(),
+            seat: turn.seat(),
             discs: turn.position().to_vec(),
             noise: self.noise,
         };
-        let mut request = Request::new(situation, turn.game.ruleset());
+        let mut request = Request::new(situation, turn.game().ruleset());
         let spin = self.spin.min(turn.spin_limit());
         if spin > 0.0 {
             request.space.spin = vec![0.0, -spin, spin];
@@ -56,7 +56,7 @@ impl Strategy for Planner {
         let config = PlanConfig {
             objective: Objective::Score,
             budget: Budget::Samples(self.budget),
-            seed: turn.seed,
+            seed: turn.seed(),
             top: 1,
             grid: false,
         };
