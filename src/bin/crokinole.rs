@@ -11,17 +11,16 @@
 use clap::builder::TypedValueParser as _;
 use clap::{Parser, Subcommand};
 use crokinole::io::{
-    check_rules, game_log_json, games_summary_json, judge_outcomes, params_json, parse_noise_json,
-    parse_shot_file, parse_state, parse_study_file, parse_suggest_file, plan_json, sample_line,
-    state_json, study_summary_json, write_outcomes, write_ruled_outcomes,
-    write_ruled_traced_outcomes, write_traced_outcomes,
+    game_log_json, games_summary_json, params_json, parse_noise_json, parse_shot_file, parse_state,
+    parse_study_file, parse_suggest_file, plan_json, sample_line, state_json, study_summary_json,
+    write_outcomes, write_ruled_outcomes, write_ruled_traced_outcomes, write_traced_outcomes,
 };
 use crokinole::montecarlo::{CHUNK, Sampling, Shard, Tally};
 use crokinole::play::{
     DEFAULT_NOISE, DEFAULT_STRATEGIES, PlayConfig, Strategy, is_inline_noise, parse_noise,
     parse_strategies,
 };
-use crokinole::rules::Ruleset;
+use crokinole::rules::{Ruleset, check_rules, judge_outcomes};
 use crokinole::trace::{trace_batch, trace_shot};
 use crokinole::{Board, InputError, Outcome, Physics, Shot, run_batch};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
