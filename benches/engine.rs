@@ -4,7 +4,8 @@
 //! Figures are simulation only: the shot file is parsed and validated outside the timing.
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
-use crokinole::io::{ShotEntry, parse_shot_file};
+use crokinole::io::parse_shot_file;
+use crokinole::rules::ShotEntry;
 use crokinole::shot::outcome_of;
 use crokinole::{Board, Physics, World, run_batch};
 use std::hint::black_box;

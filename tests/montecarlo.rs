@@ -14,11 +14,11 @@ use crokinole::io::{
 use crokinole::montecarlo::flick::max_offset;
 use crokinole::montecarlo::noise::{Draws, Param};
 use crokinole::montecarlo::{
-    CHUNK, Noise, PlayerFlick, Sampling, ShotClass, Study, StudySpec, Tally,
+    CHUNK, Noise, PlayerFlick, Sampling, ShotClass, Situation, Study, StudySpec, Tally,
 };
 use crokinole::rules::Ruleset;
 use crokinole::rules::placement::in_quadrant;
-use crokinole::{Board, Physics, Placed, run_shot};
+use crokinole::{Board, Placed, run_shot};
 use glam::DVec2;
 use std::path::PathBuf;
 
@@ -52,15 +52,19 @@ fn run_bytes(study: &Study, plan: &Sampling, chunk: usize) -> (String, String) {
 
 fn spec_with(flick: PlayerFlick, noise: Noise) -> StudySpec {
     StudySpec {
-        board: Board::tournament(),
-        physics: Physics::default(),
-        players: 2,
-        seat: 0,
-        discs: vec![],
+        situation: Situation {
+            noise,
+            ..Situation::at_seat(0)
+        },
         flick,
-        noise,
         ruleset: None,
     }
+}
+
+/// `spec` with its situation changed by `change`.
+fn changed(mut spec: StudySpec, change: impl FnOnce(&mut Situation)) -> StudySpec {
+    change(&mut spec.situation);
+    spec
 }
 
 const STRAIGHT: PlayerFlick = PlayerFlick {
@@ -118,12 +122,14 @@ fn sample_i_depends_only_on_the_seed_and_i() {
 fn zero_noise_reproduces_the_single_shot_in_every_sample() {
     for name in ["crowded.json", "takeout.json", "opening.json"] {
         let noisy = study(name);
-        let spec = StudySpec {
-            noise: Noise::NONE,
-            ..noisy.spec().clone()
-        };
+        let spec = changed(noisy.spec().clone(), |s| s.noise = Noise::NONE);
         let s = Study::new(spec.clone()).unwrap();
-        let single = run_shot(&spec.board, &spec.physics, &s.intended_shot()).unwrap();
+        let single = run_shot(
+            &spec.situation.board,
+            &spec.situation.physics,
+            &s.intended_shot(),
+        )
+        .unwrap();
         let want = outcomes_to_string(std::slice::from_ref(&single));
         let mut samples = 0;
         s.run(
@@ -153,11 +159,10 @@ fn a_slow_well_aimed_20_with_tiny_noise_scores_20() {
         spin: 0.01,
     };
     for (players, seat) in [(2, 0), (2, 2), (4, 1), (4, 3)] {
-        let spec = StudySpec {
-            players,
-            seat,
-            ..spec_with(STRAIGHT, tiny)
-        };
+        let spec = changed(spec_with(STRAIGHT, tiny), |s| {
+            s.players = players;
+            s.seat = seat;
+        });
         let s = Study::new(spec).unwrap();
         let summary = s
             .tally(&Sampling::new(1, 300, None).unwrap())
@@ -176,12 +181,8 @@ fn noisy_placements_stay_in_the_quadrant_and_off_other_discs() {
     let limit = max_offset(&Board::tournament());
     // A disc resting against the shooting line where the wide placement noise would put
     // the shooter, and an intended offset near the quadrant's edge.
-    let spec = StudySpec {
-        discs: vec![Placed {
-            team: 1,
-            pos: DVec2::new(0.15, -0.25),
-        }],
-        ..spec_with(
+    let spec = changed(
+        spec_with(
             PlayerFlick {
                 offset: 0.95 * limit,
                 ..STRAIGHT
@@ -190,8 +191,14 @@ fn noisy_placements_stay_in_the_quadrant_and_off_other_discs() {
                 offset: 0.1,
                 ..Noise::NONE
             },
-        )
-    };
+        ),
+        |s| {
+            s.discs = vec![Placed {
+                team: 1,
+                pos: DVec2::new(0.15, -0.25),
+            }]
+        },
+    );
     let s = Study::new(spec).unwrap();
     let board = Board::tournament();
     let (mut inside, mut at_edge) = (0, 0);
@@ -254,10 +261,7 @@ fn scores_and_hits_follow_their_definitions() {
         speed: 2.5,
         ..STRAIGHT
     };
-    let spec = StudySpec {
-        discs,
-        ..spec_with(flick, Noise::NONE)
-    };
+    let spec = changed(spec_with(flick, Noise::NONE), |s| s.discs = discs);
     let s = Study::new(spec).unwrap();
     let sample = s.sample(0, 0);
     let board = Board::tournament();
@@ -291,13 +295,12 @@ fn scores_and_hits_follow_their_definitions() {
     assert!(sample.result.opponents_moved);
 
     // A miss: nothing touched, the score changes by the shooter's own zone only.
-    let miss = StudySpec {
-        discs: vec![Placed {
+    let miss = changed(spec_with(STRAIGHT, Noise::NONE), |s| {
+        s.discs = vec![Placed {
             team: 1,
             pos: DVec2::new(0.2, 0.0),
-        }],
-        ..spec_with(STRAIGHT, Noise::NONE)
-    };
+        }]
+    });
     let m = Study::new(miss).unwrap().sample(0, 0);
     assert_eq!(m.result.class, ShotClass::Twenty);
     assert_eq!(
@@ -321,9 +324,10 @@ fn a_20_that_misses_the_must_hit_rule_is_removed_and_scores_nothing() {
     }];
     for ruleset in [Ruleset::Traditional, Ruleset::Tournament] {
         let miss = StudySpec {
-            discs: opponent.clone(),
             ruleset: Some(ruleset),
-            ..spec_with(STRAIGHT, Noise::NONE)
+            ..changed(spec_with(STRAIGHT, Noise::NONE), |s| {
+                s.discs = opponent.clone()
+            })
         };
         let m = Study::new(miss).unwrap().sample(0, 0);
         assert_eq!(m.outcome.discs[1].state, crokinole::DiscState::Hole);
@@ -483,29 +487,22 @@ fn bad_studies_are_refused_naming_the_field() {
         "must be positive",
     );
     bad(
-        StudySpec {
-            seat: 3,
-            ..spec_with(STRAIGHT, Noise::NONE)
-        },
+        changed(spec_with(STRAIGHT, Noise::NONE), |s| s.seat = 3),
         "seat",
         "seats 0 and 2",
     );
     bad(
-        StudySpec {
-            players: 3,
-            ..spec_with(STRAIGHT, Noise::NONE)
-        },
+        changed(spec_with(STRAIGHT, Noise::NONE), |s| s.players = 3),
         "players",
         "must be 2 or 4",
     );
     bad(
-        StudySpec {
-            discs: vec![Placed {
+        changed(spec_with(STRAIGHT, Noise::NONE), |s| {
+            s.discs = vec![Placed {
                 team: 1,
                 pos: DVec2::new(0.005, 0.0),
-            }],
-            ..spec_with(STRAIGHT, Noise::NONE)
-        },
+            }]
+        }),
         "discs[0].pos",
         "over the 20 hole",
     );

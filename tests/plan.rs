@@ -9,7 +9,7 @@ mod fixture;
 mod golden_file;
 
 use crokinole::io::{game_log_json, parse_suggest_file, plan_json};
-use crokinole::montecarlo::{Noise, PlayerFlick, Sampling, ShotClass, Study, StudySpec};
+use crokinole::montecarlo::{Noise, PlayerFlick, Sampling, ShotClass, Situation, Study, StudySpec};
 use crokinole::plan::{AimAt, Budget, Objective, Plan, PlanConfig, Request, Setup, suggest};
 use crokinole::play::{AnyStrategy, PlayConfig, Strategy};
 use crokinole::rules::Ruleset;
@@ -45,22 +45,32 @@ fn config(budget: u64, top: usize) -> PlanConfig {
     }
 }
 
+/// Seat 0 of an empty two-player board, with the small noise.
+fn small_noise_at_seat_0() -> Situation {
+    Situation {
+        noise: SMALL,
+        ..Situation::at_seat(0)
+    }
+}
+
 fn plan(discs: Vec<Placed>, ruleset: Ruleset, noise: Noise, config: &PlanConfig) -> Plan {
-    let (board, physics) = (Board::tournament(), Physics::default());
-    let request = Request::new(&board, &physics, 2, ruleset, 0, discs, noise);
-    suggest(&board, &physics, &request, config).unwrap()
+    let seat = Situation {
+        discs,
+        noise,
+        ..Situation::at_seat(0)
+    };
+    suggest(&Request::new(seat, ruleset), config).unwrap()
 }
 
 /// An independent study of a suggested flick from seat 0 (its own seed and sample count).
 fn study_of(plan: &Plan, discs: Vec<Placed>, noise: Noise) -> crokinole::montecarlo::StudySummary {
     let study = Study::new(StudySpec {
-        board: Board::tournament(),
-        physics: Physics::default(),
-        players: 2,
-        seat: 0,
-        discs,
+        situation: Situation {
+            discs,
+            noise,
+            ..Situation::at_seat(0)
+        },
         flick: plan.top[0].flick,
-        noise,
         ruleset: None,
     })
     .unwrap();
@@ -113,11 +123,13 @@ fn one_open_opponent_disc_is_taken_out_rather_than_ignored() {
     let (board, physics) = (Board::tournament(), Physics::default());
     let setup = Setup::new(&board, &physics, 2, Ruleset::Traditional, 0, &discs).unwrap();
     let attempt = Study::new(StudySpec {
-        board: board.clone(),
-        physics: physics.clone(),
-        players: 2,
-        seat: 0,
-        discs: discs.clone(),
+        situation: Situation {
+            board: board.clone(),
+            physics: physics.clone(),
+            discs: discs.clone(),
+            noise: SMALL,
+            ..Situation::at_seat(0)
+        },
         flick: PlayerFlick {
             offset: 0.0,
             aim: 0.0,
@@ -125,7 +137,6 @@ fn one_open_opponent_disc_is_taken_out_rather_than_ignored() {
             speed: 0.87,
             spin: 0.0,
         },
-        noise: SMALL,
         ruleset: None,
     })
     .unwrap();
@@ -146,11 +157,8 @@ fn one_open_opponent_disc_is_taken_out_rather_than_ignored() {
 fn the_plan_is_the_same_for_1_2_and_3_threads() {
     let text = std::fs::read_to_string(fixture_path("takeout.json")).unwrap();
     let f = parse_suggest_file(&text).unwrap();
-    let run = |threads| {
-        pool(threads).install(|| {
-            plan_json(&suggest(&f.board, &f.physics, &f.request, &config(3000, 3)).unwrap())
-        })
-    };
+    let run =
+        |threads| pool(threads).install(|| plan_json(&suggest(&f, &config(3000, 3)).unwrap()));
     let one = run(1);
     for threads in [2, 3] {
         assert!(run(threads) == one, "{threads} threads");
@@ -159,17 +167,16 @@ fn the_plan_is_the_same_for_1_2_and_3_threads() {
 
 #[test]
 fn a_time_budget_reports_the_sample_budget_that_reproduces_it() {
-    let (board, physics) = (Board::tournament(), Physics::default());
-    let request = Request::new(&board, &physics, 2, Ruleset::Traditional, 0, vec![], SMALL);
+    let request = Request::new(small_noise_at_seat_0(), Ruleset::Traditional);
     let timed = PlanConfig {
         budget: Budget::Seconds(0.3),
         ..config(0, 2)
     };
     let clock = std::time::Instant::now();
-    let a = suggest(&board, &physics, &request, &timed).unwrap();
+    let a = suggest(&request, &timed).unwrap();
     assert!(clock.elapsed().as_secs_f64() < 3.0, "{:?}", clock.elapsed());
     assert!(a.samples_used <= a.budget_samples);
-    let b = suggest(&board, &physics, &request, &config(a.budget_samples, 2)).unwrap();
+    let b = suggest(&request, &config(a.budget_samples, 2)).unwrap();
     assert_eq!((&a.top, &a.grid, &a.stages), (&b.top, &b.grid, &b.stages));
 }
 
@@ -255,48 +262,23 @@ fn the_planner_strategy_plays_legal_shots() {
 
 #[test]
 fn bad_requests_are_refused_with_the_field_named() {
-    let (board, physics) = (Board::tournament(), Physics::default());
-    let ok = Request::new(&board, &physics, 2, Ruleset::Traditional, 0, vec![], SMALL);
-    let refuse = |request: &Request, config: &PlanConfig| {
-        suggest(&board, &physics, request, config)
-            .unwrap_err()
-            .field
+    let ok = Request::new(small_noise_at_seat_0(), Ruleset::Traditional);
+    let refuse =
+        |request: &Request, config: &PlanConfig| suggest(request, config).unwrap_err().field;
+    // `ok` with its situation changed by `change`.
+    let with = |change: &dyn Fn(&mut Situation)| {
+        let mut r = ok.clone();
+        change(&mut r.situation);
+        r
     };
     let c = config(3000, 1);
-    assert_eq!(
-        refuse(
-            &Request {
-                seat: 1,
-                ..ok.clone()
-            },
-            &c
-        ),
-        "seat"
-    );
-    assert_eq!(
-        refuse(
-            &Request {
-                players: 3,
-                ..ok.clone()
-            },
-            &c
-        ),
-        "players"
-    );
+    assert_eq!(refuse(&with(&|s| s.seat = 1), &c), "seat");
+    assert_eq!(refuse(&with(&|s| s.players = 3), &c), "players");
     let nan = Noise {
         aim: f64::NAN,
         ..SMALL
     };
-    assert_eq!(
-        refuse(
-            &Request {
-                noise: nan,
-                ..ok.clone()
-            },
-            &c
-        ),
-        "noise.aim"
-    );
+    assert_eq!(refuse(&with(&|s| s.noise = nan), &c), "noise.aim");
     let mut space = ok.space.clone();
     space.speed = [0.0, 1.0];
     assert_eq!(
@@ -319,17 +301,10 @@ fn bad_requests_are_refused_with_the_field_named() {
             pos: DVec2::new(0.1, 0.11),
         },
     ];
-    let e = suggest(
-        &board,
-        &physics,
-        &Request {
-            discs: overlap,
-            ..ok.clone()
-        },
-        &c,
-    )
-    .unwrap_err();
-    assert_eq!(e.field, "discs[1].pos");
+    assert_eq!(
+        refuse(&with(&|s| s.discs = overlap.clone()), &c),
+        "discs[1].pos"
+    );
     assert_eq!(refuse(&ok, &config(3000, 0)), "top");
     assert_eq!(refuse(&ok, &config(999, 1)), "budget");
     let seconds = PlanConfig {
@@ -416,7 +391,7 @@ fn the_golden_plan_is_unchanged() {
         seed: 2024,
         ..config(3000, 3)
     };
-    let actual = plan_json(&suggest(&f.board, &f.physics, &f.request, &cfg).unwrap());
+    let actual = plan_json(&suggest(&f, &cfg).unwrap());
     let path = fixture_path("golden-takeout-plan.json");
     golden_file::check(
         &path,

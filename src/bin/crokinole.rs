@@ -11,17 +11,17 @@
 use clap::builder::TypedValueParser as _;
 use clap::{Parser, Subcommand};
 use crokinole::io::{
-    FileKind, check_rules, game_log_json, games_summary_json, judge_outcomes, params_json,
-    parse_noise_json, parse_shot_file, parse_state, parse_study_file, parse_suggest_file,
-    plan_json, sample_line, state_json, study_summary_json, write_outcomes, write_ruled_outcomes,
-    write_ruled_traced_outcomes, write_traced_outcomes,
+    FileKind, game_log_json, games_summary_json, params_json, parse_noise_json, parse_shot_file,
+    parse_state, parse_study_file, parse_suggest_file, plan_json, sample_line, state_json,
+    study_summary_json, write_outcomes, write_ruled_outcomes, write_ruled_traced_outcomes,
+    write_traced_outcomes,
 };
 use crokinole::montecarlo::{CHUNK, Sampling, Shard, Tally};
 use crokinole::play::{
     DEFAULT_NOISE, DEFAULT_STRATEGIES, PlayConfig, Strategy, is_inline_noise, parse_noise,
     parse_strategies,
 };
-use crokinole::rules::Ruleset;
+use crokinole::rules::{Ruleset, check_rules, judge_outcomes};
 use crokinole::trace::{trace_batch, trace_shot};
 use crokinole::{Board, InputError, Outcome, Physics, Shot, run_batch};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -744,7 +744,10 @@ fn render(what: Render, title: Option<String>, output: Option<&Path>) -> Result<
             };
             let (board, physics) = study.as_ref().map_or_else(
                 || (Board::tournament(), Physics::default()),
-                |s| (s.spec().board.clone(), s.spec().physics.clone()),
+                |s| {
+                    let situation = &s.spec().situation;
+                    (situation.board.clone(), situation.physics.clone())
+                },
             );
             let shot = study.as_ref().map(|s| s.intended_shot());
             let title = title.unwrap_or_else(|| format!("Monte Carlo: {}", summary.display()));
@@ -770,10 +773,10 @@ fn suggest(
     output: Option<&Path>,
 ) -> Result<(), Failure> {
     let text = read_input(file)?;
-    let f = parse_suggest_file(&text)
+    let request = parse_suggest_file(&text)
         .map_err(|e| Failure::Input(of_kind(e, &text, FileKind::Suggest)))?;
     let plan = pool(threads)?
-        .install(|| crokinole::plan::suggest(&f.board, &f.physics, &f.request, &config))
+        .install(|| crokinole::plan::suggest(&request, &config))
         .map_err(Failure::Input)?;
     let text = plan_json(&plan);
     write_output(output, |w| w.write_all(text.as_bytes()))

@@ -2,10 +2,8 @@
 //! shot file judged by the rules layer, each outcome carrying a `rules` object (the
 //! [`ShotVerdict`]) and its `discs` showing the position after the rules.
 //!
-//! Up front, before anything runs, every shot must have a `seat` ([`check_rules`]) and a
-//! legal placement for that seat, player count and rule set
-//! ([`crate::rules::check_placement`]: the shooter's team must be the seat's team). After
-//! the batch, [`judge_outcomes`] applies [`apply_rules`] to each outcome in order.
+//! The rules run in the rules layer ([`crate::rules::judge`]: the up-front checks and the
+//! verdicts); this file only writes the verdicts out.
 //!
 //! In the `--rules` outcome every disc keeps its place in `discs` (its id), with the
 //! engine's `team` and `pos`, and a `state` after the rules: `board` (still on the board:
@@ -18,76 +16,13 @@
 
 use super::outcome_file::{EventJson, Seq};
 use super::trace_json::TraceJson;
-use crate::board::Board;
 use crate::disc::{Disc, DiscId};
-use crate::error::InputError;
-use crate::io::ShotEntry;
-use crate::params::Physics;
-use crate::rules::{RemovalReason, Ruleset, ShotVerdict, apply_rules, check_placement};
+use crate::rules::{RemovalReason, ShotVerdict};
 use crate::shot::Outcome;
 use crate::trace::Trace;
 use serde::Serialize;
 use serde::ser::{SerializeStruct, Serializer};
 use std::io::Write;
-
-/// The seat of shot `k`, required with `--rules` (field `shots[k].seat`).
-fn seat_of(k: usize, e: &ShotEntry) -> Result<u8, InputError> {
-    e.seat.ok_or_else(|| {
-        InputError::new(
-            "seat",
-            "missing: required with --rules (the shooter's seat, 0-3; \
-             and `players` if there are 4)",
-        )
-        .in_shot(k)
-    })
-}
-
-/// Checks every shot for `--rules` before anything runs, in shot order: a `seat` is
-/// given, and the placement is legal for it ([`check_placement`] with the shot's
-/// `players` and `ruleset`; the shooter's team must be the seat's team). The first problem
-/// is returned with its shot index and field (`shots[2].seat`, `shots[0].shooter.team`,
-/// `shots[1].shooter.pos`).
-pub fn check_rules(
-    board: &Board,
-    physics: &Physics,
-    entries: &[ShotEntry],
-    ruleset: Ruleset,
-) -> Result<(), InputError> {
-    for (k, e) in entries.iter().enumerate() {
-        let seat = seat_of(k, e)?;
-        check_placement(
-            board,
-            physics.disc_radius,
-            seat,
-            e.players,
-            ruleset,
-            &e.shot.shooter,
-        )
-        .map_err(|p| InputError::from(p).in_shot(k))?;
-    }
-    Ok(())
-}
-
-/// The verdict of every shot ([`apply_rules`]) from its outcome, in shot order
-/// (`outcomes[k]` must be the outcome of `entries[k]`).
-pub fn judge_outcomes(
-    board: &Board,
-    physics: &Physics,
-    entries: &[ShotEntry],
-    outcomes: &[Outcome],
-    ruleset: Ruleset,
-) -> Result<Vec<ShotVerdict>, InputError> {
-    entries
-        .iter()
-        .zip(outcomes)
-        .enumerate()
-        .map(|(k, (e, o))| {
-            let seat = seat_of(k, e)?;
-            apply_rules(board, physics, &e.shot, o, seat, e.players, ruleset)
-                .map_err(|x| x.in_shot(k))
-        })
-        .collect()
-}
 
 /// The state of disc `id` after the rules: `hole` (a 20), `ditch`, `removed` or `board`.
 pub fn state_after_rules(verdict: &ShotVerdict, id: DiscId) -> &'static str {

@@ -7,22 +7,11 @@ use crate::error::InputError;
 use crate::io::json_path::json_error;
 use crate::io::strict::{Obj, present};
 use crate::params::Physics;
+use crate::rules::ShotEntry;
 use crate::shot::{Flick, Placed, Shot};
 use crate::validate::{check_board, check_physics};
 use glam::DVec2;
 use serde::{Deserialize, Serialize};
-
-/// One shot of a shot file: the physics input plus the seat and player count, which the
-/// physics ignores and a rules layer reads.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ShotEntry {
-    /// Discs at rest and the flicked disc.
-    pub shot: Shot,
-    /// Seat of the shooter, 0-3 (`seat`), if given.
-    pub seat: Option<u8>,
-    /// Players at the table, 2 or 4 (`players`, default 2).
-    pub players: u8,
-}
 
 /// The whole file. `description` is accepted (the shared benchmark files carry one) and
 /// ignored.

@@ -2,8 +2,8 @@
 //! that describes the situation before a shot: the `board` and `physics` blocks, the
 //! `players`, the shooter's `seat`, the `discs` at rest and the player's `noise`. Both
 //! readers declare their file with [`situation_file!`], which adds these keys (and an
-//! ignored `description`) to the file's own, and turn them into a [`Situation`] with
-//! [`Situation::read`]; so both files take exactly the same keys, defaults and errors for
+//! ignored `description`) to the file's own, and turn them into the model's [`Situation`]
+//! with [`read_situation`]; so both files take exactly the same keys, defaults and errors for
 //! them.
 //!
 //! Conventions are those of the shot file (`docs/shot-file.md`): unknown keys and
@@ -13,35 +13,15 @@
 //! place in the file, so they take exactly the keys and defaults of a shot file and their
 //! errors point into the file being read.
 
-use crate::board::Board;
 use crate::error::InputError;
 use crate::io::parse_shot_file;
 use crate::io::shot_file::DiscJson;
 use crate::io::strict::{Obj, present};
-use crate::montecarlo::Noise;
-use crate::params::Physics;
+use crate::montecarlo::{Noise, Situation};
 use crate::shot::Placed;
 use glam::DVec2;
 use serde::Deserialize;
 use serde_json::value::RawValue;
-
-/// The situation before a shot, as read from a file: nothing is checked yet but the JSON
-/// and the `board` and `physics` blocks.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Situation {
-    /// Board geometry (`board`, default the tournament board).
-    pub board: Board,
-    /// Physical parameters (`physics`, default [`Physics::default`]).
-    pub physics: Physics,
-    /// Players at the table (`players`, default 2).
-    pub players: u8,
-    /// The shooter's seat (`seat`, required).
-    pub seat: u8,
-    /// Discs at rest (`discs`, default none), ids `0..n` in this order.
-    pub discs: Vec<Placed>,
-    /// The player's error (`noise`, default none).
-    pub noise: Noise,
-}
 
 /// The noise widths.
 #[derive(Deserialize)]
@@ -192,34 +172,33 @@ fn read_block(text: &str, key: &str, raw: &RawValue) -> String {
     synth
 }
 
-impl Situation {
-    /// Resolves the situation's keys of a file whose text is `text`: the `board` and
-    /// `physics` blocks through the shot-file reader (errors at their place in `text`),
-    /// the defaults for missing keys. Nothing else is checked here: the study and the
-    /// planner check players, seat, discs and noise themselves.
-    pub(crate) fn read(text: &str, json: SituationJson<'_>) -> Result<Situation, InputError> {
-        let (mut board, mut physics) = (Board::tournament(), Physics::default());
-        if let Some(raw) = json.board {
-            board = parse_shot_file(&read_block(text, "board", raw))?.0;
-        }
-        if let Some(raw) = json.physics {
-            physics = parse_shot_file(&read_block(text, "physics", raw))?.1;
-        }
-        Ok(Situation {
-            board,
-            physics,
-            players: json.players.unwrap_or(2),
-            seat: json.seat,
-            discs: json
-                .discs
-                .unwrap_or_default()
-                .into_iter()
-                .map(|Obj(d)| Placed {
-                    team: d.team,
-                    pos: DVec2::from(d.pos),
-                })
-                .collect(),
-            noise: json.noise.map_or(Noise::NONE, |Obj(n)| n.noise()),
-        })
+/// Resolves the situation's keys of a file whose text is `text` into a [`Situation`]: the
+/// `board` and `physics` blocks through the shot-file reader (errors at their place in
+/// `text`), the defaults of [`Situation::at_seat`] for missing keys. Nothing else is
+/// checked here: the study and the planner check players, seat, discs and noise
+/// themselves.
+pub(crate) fn read_situation(text: &str, json: SituationJson<'_>) -> Result<Situation, InputError> {
+    let mut situation = Situation::at_seat(json.seat);
+    if let Some(raw) = json.board {
+        situation.board = parse_shot_file(&read_block(text, "board", raw))?.0;
     }
+    if let Some(raw) = json.physics {
+        situation.physics = parse_shot_file(&read_block(text, "physics", raw))?.1;
+    }
+    if let Some(players) = json.players {
+        situation.players = players;
+    }
+    if let Some(discs) = json.discs {
+        situation.discs = discs
+            .into_iter()
+            .map(|Obj(d)| Placed {
+                team: d.team,
+                pos: DVec2::from(d.pos),
+            })
+            .collect();
+    }
+    if let Some(Obj(n)) = json.noise {
+        situation.noise = n.noise();
+    }
+    Ok(situation)
 }

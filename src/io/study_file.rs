@@ -12,7 +12,7 @@
 
 use crate::error::InputError;
 use crate::io::format::{Style, to_json};
-use crate::io::situation::{Situation, from_json, situation_file};
+use crate::io::situation::{from_json, read_situation, situation_file};
 use crate::io::strict::{Obj, present};
 use crate::io::{params_json, serialize_outcome};
 use crate::montecarlo::flick::PlayerFlick;
@@ -29,7 +29,8 @@ pub const STATE_FORMAT: &str = "crokinole-montecarlo-state";
 pub const STATE_VERSION: u32 = 2;
 
 situation_file! {
-    /// The study file: the situation ([`Situation`]), the flick and the rule set.
+    /// The study file: the situation ([`crate::montecarlo::Situation`]), the flick and the
+    /// rule set.
     #[serde(deny_unknown_fields, expecting = "a study file object")]
     struct StudyFileJson<'a> {
         flick: Obj<FlickJson>,
@@ -64,7 +65,7 @@ struct FlickJson {
 pub fn parse_study_file(text: &str) -> Result<Study, InputError> {
     let Obj(file): Obj<StudyFileJson> = from_json(text)?;
     let (situation, own) = file.situation_json();
-    let s = Situation::read(text, situation)?;
+    let situation = read_situation(text, situation)?;
     let f = own.flick.0;
     let ruleset = match own.ruleset {
         None => None,
@@ -74,11 +75,7 @@ pub fn parse_study_file(text: &str) -> Result<Study, InputError> {
         ),
     };
     let spec = StudySpec {
-        board: s.board,
-        physics: s.physics,
-        players: s.players,
-        seat: s.seat,
-        discs: s.discs,
+        situation,
         flick: PlayerFlick {
             offset: f.offset.unwrap_or(0.0),
             aim: f.aim.unwrap_or(0.0),
@@ -86,7 +83,6 @@ pub fn parse_study_file(text: &str) -> Result<Study, InputError> {
             speed: f.speed,
             spin: f.spin.unwrap_or(0.0),
         },
-        noise: s.noise,
         ruleset,
     };
     let study = Study::new(spec)?;
@@ -111,12 +107,13 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
 /// when the study names one, so studies without it keep the hashes they had before it
 /// existed.
 pub fn canonical_json(spec: &StudySpec) -> String {
+    let s = &spec.situation;
     let f = &spec.flick;
-    let n = &spec.noise;
+    let n = &s.noise;
     let mut rest = serde_json::json!({
-        "players": spec.players,
-        "seat": spec.seat,
-        "discs": spec.discs.iter().map(|d| serde_json::json!({"team": d.team, "pos": d.pos.to_array()})).collect::<Vec<_>>(),
+        "players": s.players,
+        "seat": s.seat,
+        "discs": s.discs.iter().map(|d| serde_json::json!({"team": d.team, "pos": d.pos.to_array()})).collect::<Vec<_>>(),
         "flick": {
             "offset": f.offset, "aim": f.aim, "target": f.target.map(|t| t.to_array()),
             "speed": f.speed, "spin": f.spin,
@@ -128,7 +125,7 @@ pub fn canonical_json(spec: &StudySpec) -> String {
     }
     format!(
         "crokinole montecarlo study 1\n{}\n{rest}\n",
-        params_json(&spec.board, &spec.physics)
+        params_json(&s.board, &s.physics)
     )
 }
 

@@ -1,4 +1,5 @@
-//! The JSON of the planner (`docs/suggest.md`): the suggest file read into a [`Request`],
+//! The JSON of the planner (`docs/suggest.md`): the suggest file read into a [`Request`]
+//! (a [`Situation`](crate::montecarlo::Situation), the rule set and the search space),
 //! and the [`Plan`] written out.
 //!
 //! The suggest file is a study file (`docs/montecarlo.md`) without the `flick`, with a
@@ -8,16 +9,14 @@
 //! `null` refused, structures only as objects, errors naming the field
 //! (`search.speed[1]`, `ruleset`) with the line and column of JSON errors.
 
-use crate::board::Board;
 use crate::error::InputError;
 use crate::io::format::{Style, to_json};
-use crate::io::situation::{Situation, from_json, situation_file};
+use crate::io::situation::{from_json, read_situation, situation_file};
 use crate::io::strict::{Obj, present};
 use crate::montecarlo::ShotClass;
 use crate::montecarlo::tally::Proportion;
-use crate::params::Physics;
-use crate::plan::search::{GridSpec, Space};
-use crate::plan::{AimAt, Budget, Estimate, Grid, Plan, Request, Setup};
+use crate::plan::search::GridSpec;
+use crate::plan::{AimAt, Budget, Estimate, Grid, Plan, Request};
 use crate::play::run::FlickLog;
 use crate::rules::Ruleset;
 use serde::{Deserialize, Serialize};
@@ -70,37 +69,30 @@ struct GridJson {
     speeds: Option<u32>,
 }
 
-/// A suggest file, read and checked.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SuggestFile {
-    /// Board geometry.
-    pub board: Board,
-    /// Physical parameters.
-    pub physics: Physics,
-    /// The question.
-    pub request: Request,
-}
-
 /// Parses and checks a suggest file: the JSON, the situation as in a study file, the
 /// `ruleset` (`traditional`, the default, or `tournament`) and the `search` block
 /// ([`Space::check`], defaults from [`Space::default_for`]). The table, position and noise
-/// are checked as [`suggest`](crate::plan::suggest) checks them, so a file that parses can be planned.
-pub fn parse_suggest_file(text: &str) -> Result<SuggestFile, InputError> {
+/// are checked as [`suggest`](crate::plan::suggest) checks them ([`Request::setup`]), so a
+/// file that parses can be planned.
+pub fn parse_suggest_file(text: &str) -> Result<Request, InputError> {
     let Obj(file): Obj<SuggestFileJson> = from_json(text)?;
     let (situation, own) = file.situation_json();
-    let s = Situation::read(text, situation)?;
+    let situation = read_situation(text, situation)?;
     let ruleset = match own.ruleset {
         None => Ruleset::Traditional,
         Some(name) => name
             .parse::<Ruleset>()
             .map_err(|e| InputError::new("ruleset", e))?,
     };
-    let mut space = Space::default_for(&s.board, &s.physics);
+    let mut request = Request::new(situation, ruleset);
+    let space = &mut request.space;
     if let Some(Obj(j)) = own.search {
         space.offset = j.offset.unwrap_or(space.offset);
         space.aim = j.aim.unwrap_or(space.aim);
         space.speed = j.speed.unwrap_or(space.speed);
-        space.spin = j.spin.unwrap_or(space.spin);
+        if let Some(spin) = j.spin {
+            space.spin = spin;
+        }
         space.targets = j.targets.unwrap_or(space.targets);
         if let Some(Obj(g)) = j.grid {
             space.grid = GridSpec {
@@ -110,29 +102,8 @@ pub fn parse_suggest_file(text: &str) -> Result<SuggestFile, InputError> {
             };
         }
     }
-    let request = Request {
-        players: s.players,
-        ruleset,
-        seat: s.seat,
-        discs: s.discs,
-        noise: s.noise,
-        space,
-    };
-    Setup::new(
-        &s.board,
-        &s.physics,
-        request.players,
-        request.ruleset,
-        request.seat,
-        &request.discs,
-    )?;
-    request.noise.check(&s.board, &s.physics)?;
-    request.space.check(&s.board, &s.physics)?;
-    Ok(SuggestFile {
-        board: s.board,
-        physics: s.physics,
-        request,
-    })
+    request.setup()?;
+    Ok(request)
 }
 
 /// What a flick aims at, in the output.
@@ -303,11 +274,11 @@ mod tests {
 
     #[test]
     fn defaults_fill_the_search_space() {
-        let f = parse_suggest_file(r#"{"seat": 2, "search": {"spin": [0, 3]}}"#).unwrap();
-        let d = Space::default_for(&f.board, &f.physics);
-        assert_eq!(f.request.space.spin, vec![0.0, 3.0]);
-        assert_eq!(f.request.space.speed, d.speed);
-        assert_eq!(f.request.ruleset, Ruleset::Traditional);
-        assert_eq!(f.request.seat, 2);
+        let r = parse_suggest_file(r#"{"seat": 2, "search": {"spin": [0, 3]}}"#).unwrap();
+        let d = crate::plan::Space::default_for(&r.situation.board, &r.situation.physics);
+        assert_eq!(r.space.spin, vec![0.0, 3.0]);
+        assert_eq!(r.space.speed, d.speed);
+        assert_eq!(r.ruleset, Ruleset::Traditional);
+        assert_eq!(r.situation.seat, 2);
     }
 }

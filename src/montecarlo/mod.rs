@@ -19,6 +19,8 @@
 //! - [`noise`]: [`Noise`], the per-sample random streams, truncated Gaussians.
 //! - [`sampler`]: [`FlickSampler`], a player's executions of an intended flick.
 //! - [`score`]: the shot disc's outcome class, the change in board score, hits.
+//! - [`situation`]: [`Situation`], a seat about to shoot as given (board, physics, table,
+//!   discs, noise).
 //! - [`study`]: [`StudySpec`], [`Study`], [`Sampling`], [`Shard`], [`Sample`]; running a study.
 //! - [`tally`]: [`Tally`] (the mergeable state) and [`StudySummary`] (the statistics).
 //!
@@ -30,6 +32,7 @@ pub mod flick;
 pub mod noise;
 pub mod sampler;
 pub mod score;
+pub mod situation;
 pub mod study;
 pub mod tally;
 
@@ -37,5 +40,6 @@ pub use flick::PlayerFlick;
 pub use noise::Noise;
 pub use sampler::FlickSampler;
 pub use score::{SampleResult, ShotClass};
+pub use situation::Situation;
 pub use study::{CHUNK, Sample, Sampling, Shard, Study, StudySpec};
 pub use tally::{POSITIONS_CAP, StudySummary, Tally};

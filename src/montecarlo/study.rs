@@ -9,9 +9,9 @@
 //! them serially into a [`Tally`].
 
 use super::flick::PlayerFlick;
-use super::noise::Noise;
 use super::sampler::{FlickSampler, flick_field};
 use super::score::{SampleResult, assess, assess_ruled, score_before};
+use super::situation::Situation;
 use super::tally::Tally;
 use crate::batch::{DEFAULT_CHUNK, map_ordered};
 use crate::board::Board;
@@ -28,23 +28,14 @@ use std::str::FromStr;
 /// sets how often the samples file is flushed.
 pub const CHUNK: usize = DEFAULT_CHUNK;
 
-/// Everything that defines a study, as read from a study file.
+/// Everything that defines a study, as read from a study file: the situation, the flick
+/// and the rule set.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StudySpec {
-    /// Board geometry.
-    pub board: Board,
-    /// Physical parameters.
-    pub physics: Physics,
-    /// Players at the table, 2 or 4 (decides the shooter's team).
-    pub players: u8,
-    /// The shooter's seat, 0-3.
-    pub seat: u8,
-    /// Discs at rest before the shot (ids `0..n`; the shooter is id `n`).
-    pub discs: Vec<Placed>,
+    /// The seat about to shoot: board, physics, table, discs at rest, the player's error.
+    pub situation: Situation,
     /// The intended flick.
     pub flick: PlayerFlick,
-    /// The player's error.
-    pub noise: Noise,
     /// The rule set every sample is judged by ([`assess_ruled`]), or `None` for the
     /// physics alone ([`assess`]; no sample is then `removed`).
     pub ruleset: Option<Ruleset>,
@@ -190,23 +181,18 @@ impl Study {
     /// as the engine checks it: no overlap, speeds within `max_speed`). Fields are named as
     /// in the study file (`seat`, `discs[2].pos`, `flick.offset`, `noise.aim`).
     pub fn new(spec: StudySpec) -> Result<Study, InputError> {
-        let team = checked_team_of_seat(spec.players, spec.seat)?;
-        let base = position_world(&spec.board, &spec.physics, &spec.discs)?;
-        let r = spec.physics.disc_radius;
+        let s = &spec.situation;
+        let team = checked_team_of_seat(s.players, s.seat)?;
+        let base = position_world(&s.board, &s.physics, &s.discs)?;
+        let r = s.physics.disc_radius;
         FlickSampler::new(
-            &spec.board,
-            &spec.physics,
-            spec.seat,
-            team,
-            &base,
-            spec.flick,
-            spec.noise,
+            &s.board, &s.physics, s.seat, team, &base, spec.flick, s.noise,
         )?;
-        let flick = spec.flick.to_flick(&spec.board, spec.seat, team);
+        let flick = spec.flick.to_flick(&s.board, s.seat, team);
         if let Some(ruleset) = spec.ruleset {
             // The samples stay in the seat's quadrant (centre inside, the traditional test,
             // the stricter one) on the shooting line, so they pass wherever this one does.
-            check_placement(&spec.board, r, spec.seat, spec.players, ruleset, &flick)
+            check_placement(&s.board, r, s.seat, s.players, ruleset, &flick)
                 .map_err(|e| flick_field(e.into()))?;
         }
         Ok(Study {
@@ -243,8 +229,12 @@ impl Study {
     /// The shot of a flick: the position plus the shooter flicked as `flick` says.
     pub fn shot(&self, flick: &PlayerFlick) -> Shot {
         Shot {
-            discs: self.spec.discs.clone(),
-            shooter: flick.to_flick(&self.spec.board, self.spec.seat, self.team),
+            discs: self.spec.situation.discs.clone(),
+            shooter: flick.to_flick(
+                &self.spec.situation.board,
+                self.spec.situation.seat,
+                self.team,
+            ),
         }
     }
 
@@ -255,15 +245,15 @@ impl Study {
 
     /// The sampler of this study's executions ([`FlickSampler`]).
     pub fn sampler(&self) -> FlickSampler<'_> {
-        let spec = &self.spec;
+        let s = &self.spec.situation;
         FlickSampler::new_unchecked(
-            &spec.board,
-            &spec.physics,
-            spec.seat,
+            &s.board,
+            &s.physics,
+            s.seat,
             self.team,
             &self.base,
-            spec.flick,
-            spec.noise,
+            self.spec.flick,
+            s.noise,
         )
     }
 
@@ -297,15 +287,15 @@ impl Study {
             .add_disc_named(disc, "shooter")
             .expect("the shooter was checked against this world");
         let outcome = outcome_of(world);
-        let spec = &self.spec;
-        let result = match spec.ruleset {
-            None => assess(&spec.board, &spec.discs, self.team, &outcome),
+        let s = &self.spec.situation;
+        let result = match self.spec.ruleset {
+            None => assess(&s.board, &s.discs, self.team, &outcome),
             Some(ruleset) => assess_ruled(
-                &spec.board,
-                &spec.physics,
+                &s.board,
+                &s.physics,
                 &self.shot(&flick),
                 &outcome,
-                (spec.seat, spec.players, ruleset),
+                (s.seat, s.players, ruleset),
             )
             .expect("every sample's placement passes the rules (checked on the intended flick)"),
         };
@@ -325,9 +315,9 @@ impl Study {
     /// The board score of teams 0 and 1 before the shot.
     pub fn score_before(&self) -> [i64; 2] {
         score_before(
-            &self.spec.board,
-            self.spec.physics.disc_radius,
-            &self.spec.discs,
+            &self.spec.situation.board,
+            self.spec.situation.physics.disc_radius,
+            &self.spec.situation.discs,
         )
     }
 
@@ -350,7 +340,7 @@ impl Study {
         S: FnMut(T) -> Result<(), E>,
     {
         let mut tally = Tally::new(self.input_hash, plan.seed, plan.samples, plan.range.clone());
-        let shooter = self.spec.discs.len();
+        let shooter = self.spec.situation.discs.len();
         let items = map_ordered(plan.range.clone(), chunk, |i| {
             let s = self.sample(plan.seed, i);
             (s.index, s.result, s.outcome.discs[shooter].pos, map(&s))

@@ -41,15 +41,14 @@
 //!
 //! ```
 //! use crokinole::plan::{Budget, PlanConfig, Request, suggest};
-//! use crokinole::montecarlo::Noise;
+//! use crokinole::montecarlo::{Noise, Situation};
 //! use crokinole::rules::Ruleset;
-//! use crokinole::{Board, Physics};
 //!
-//! let (board, physics) = (Board::tournament(), Physics::default());
 //! let noise = Noise { offset: 0.002, aim: 0.004, speed: 0.01, spin: 0.0 };
-//! let request = Request::new(&board, &physics, 2, Ruleset::Traditional, 0, vec![], noise);
+//! let seat = Situation { noise, ..Situation::at_seat(0) }; // an empty board
+//! let request = Request::new(seat, Ruleset::Traditional);
 //! let config = PlanConfig { budget: Budget::Samples(3000), top: 1, ..PlanConfig::default() };
-//! let plan = suggest(&board, &physics, &request, &config).unwrap();
+//! let plan = suggest(&request, &config).unwrap();
 //! assert!(plan.top[0].value.mean > 15.0); // an empty board: a 20 most of the time
 //! ```
 
@@ -61,14 +60,11 @@ pub use objective::{Estimate, Judged, Objective, Stats};
 pub use search::{AimAt, Candidate, GridSpec, Schedule, Space};
 pub use setup::Setup;
 
-use crate::board::Board;
 use crate::error::InputError;
 use crate::montecarlo::noise::mix;
 use crate::montecarlo::tally::Proportion;
-use crate::montecarlo::{Noise, PlayerFlick};
-use crate::params::Physics;
+use crate::montecarlo::{Noise, PlayerFlick, Situation};
 use crate::rules::Ruleset;
-use crate::shot::Placed;
 use std::fmt;
 use std::str::FromStr;
 use std::time::Instant;
@@ -176,43 +172,44 @@ impl Default for PlanConfig {
     }
 }
 
-/// The question: a position, the seat, the table, the rule set, the player's error and
-/// the flicks to consider.
+/// The question: a seat about to shoot (the position, the table, the player's error), the
+/// rule set and the flicks to consider.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Request {
-    /// Players at the table, 2 or 4.
-    pub players: u8,
+    /// The seat about to shoot: board, physics, table, discs at rest, the player's error.
+    pub situation: Situation,
     /// The rule set the shot is judged by.
     pub ruleset: Ruleset,
-    /// The shooter's seat.
-    pub seat: u8,
-    /// Discs at rest (ids `0..n`).
-    pub discs: Vec<Placed>,
-    /// The player's error.
-    pub noise: Noise,
     /// The flicks to consider.
     pub space: Space,
 }
 
 impl Request {
     /// A request with the default search space ([`Space::default_for`]).
-    pub fn new(
-        board: &Board,
-        physics: &Physics,
-        players: u8,
-        ruleset: Ruleset,
-        seat: u8,
-        discs: Vec<Placed>,
-        noise: Noise,
-    ) -> Request {
+    pub fn new(situation: Situation, ruleset: Ruleset) -> Request {
+        let space = Space::default_for(&situation.board, &situation.physics);
         Request {
-            players,
+            situation,
             ruleset,
-            seat,
-            discs,
-            noise,
-            space: Space::default_for(board, physics),
+            space,
         }
+    }
+
+    /// The seat about to shoot, checked: the table, seat and position ([`Setup::new`]),
+    /// the noise ([`Noise::check`]) and the search space ([`Space::check`]).
+    pub fn setup(&self) -> Result<Setup<'_>, InputError> {
+        let s = &self.situation;
+        let setup = Setup::new(
+            &s.board,
+            &s.physics,
+            s.players,
+            self.ruleset,
+            s.seat,
+            &s.discs,
+        )?;
+        s.noise.check(&s.board, &s.physics)?;
+        self.space.check(&s.board, &s.physics)?;
+        Ok(setup)
     }
 }
 
@@ -297,14 +294,9 @@ pub struct Plan {
 /// table, seat or position (`players`, `seat`, `discs[k].pos`), noise (`noise.aim`),
 /// search space (`search.speed`), `top` (field `top`), budget (`budget`), and a search
 /// space in which no flick is legal (`search`). Batches run on the current rayon pool.
-pub fn suggest(
-    board: &Board,
-    physics: &Physics,
-    request: &Request,
-    config: &PlanConfig,
-) -> Result<Plan, InputError> {
-    let setup = checked_setup(board, physics, request, config)?;
-    let (noise, objective) = (request.noise, config.objective);
+pub fn suggest(request: &Request, config: &PlanConfig) -> Result<Plan, InputError> {
+    let setup = checked_setup(request, config)?;
+    let (noise, objective) = (request.situation.noise, config.objective);
     let space = &request.space;
     let (cands, cells) = search::coarse(&setup, space, config.grid);
     if cands.is_empty() {
@@ -370,24 +362,10 @@ pub fn suggest(
     })
 }
 
-/// The seat about to shoot, with the request and the configuration checked: the table,
-/// seat and position ([`Setup::new`]), the noise, the search space, the budget and `top`.
-fn checked_setup<'a>(
-    board: &'a Board,
-    physics: &'a Physics,
-    request: &'a Request,
-    config: &PlanConfig,
-) -> Result<Setup<'a>, InputError> {
-    let setup = Setup::new(
-        board,
-        physics,
-        request.players,
-        request.ruleset,
-        request.seat,
-        &request.discs,
-    )?;
-    request.noise.check(board, physics)?;
-    request.space.check(board, physics)?;
+/// The seat about to shoot, with the request ([`Request::setup`]) and the configuration
+/// checked: the budget and `top`.
+fn checked_setup<'a>(request: &'a Request, config: &PlanConfig) -> Result<Setup<'a>, InputError> {
+    let setup = request.setup()?;
     config.budget.check()?;
     if !(1..=MAX_TOP).contains(&config.top) {
         return Err(InputError::new(
@@ -412,7 +390,7 @@ fn sample_budget(
             let clock = Instant::now();
             let _ = search::evaluate(
                 setup,
-                request.noise,
+                request.situation.noise,
                 config.objective,
                 cands,
                 1,

@@ -318,15 +318,12 @@ impl PlayConfig {
     /// [`PlayConfig::check`] first. Batches inside run on the current rayon pool; the log
     /// does not depend on it.
     pub fn play(&self, index: u64) -> Result<GameLog, PlayError> {
-        let game_err = |error| PlayError::Game { game: index, error };
         let game_seed = mix(self.seed, index);
-        let decide = mix(game_seed, DECIDE);
-        let execute = mix(game_seed, EXECUTE);
-        let mut game = Game::from_seed(self.players, self.ruleset, game_seed).map_err(game_err)?;
-        let (board, physics) = (&self.board, &self.physics);
+        let seeds = (mix(game_seed, DECIDE), mix(game_seed, EXECUTE));
+        let mut game = Game::from_seed(self.players, self.ruleset, game_seed)
+            .map_err(|error| PlayError::Game { game: index, error })?;
         let mut shots = Vec::new();
         let mut capped = false;
-        let mut number = 0u64;
         while let Some(seat) = game.turn() {
             if game.shots_in_round() == 0
                 && game.rounds().len() as u64 >= u64::from(self.max_rounds)
@@ -334,68 +331,90 @@ impl PlayConfig {
                 capped = true;
                 break;
             }
-            let turn = Turn::new(board, physics, &game, mix(decide, number)).map_err(game_err)?;
-            let decision = self
-                .strategy_of(seat)
-                .choose(&turn)
-                .map_err(|error| PlayError::NoLegalFlick { game: index, error })?;
-            let team = turn.team();
-            let intended = turn.legal(&decision.flick).ok_or_else(|| {
-                game_err(GameError::Input(InputError::new(
-                    "flick",
-                    format!(
-                        "the strategy `{}` chose an illegal flick",
-                        self.strategy_of(seat).name()
-                    ),
-                )))
-            })?;
-            // The flick the seat actually plays: sample `number` of its player's error
-            // around the intended flick (the intended flick itself if the sampler refuses).
-            let executed = turn
-                .setup()
-                .sampler(decision.flick, self.noise)
-                .map_or(decision.flick, |s| s.sample(execute, number));
-            let (executed, flick) = match turn.legal(&executed) {
-                Some(flick) => (executed, flick),
-                None => (decision.flick, intended),
-            };
-            let outcome = run_shot(board, physics, &game.shot(flick))
-                .map_err(|e| game_err(GameError::Input(e)))?;
-            let record = game
-                .play_outcome(seat, flick, &outcome, board, physics)
-                .map_err(game_err)?;
-            let twenties = record.round_end.map_or(game.twenties(), |r| r.twenties);
-            let board_score = record.verdict.board_score;
-            shots.push(ShotLog {
-                round: record.round,
-                shot: record.shot,
-                number,
-                seat,
-                team,
-                intended: decision.flick.into(),
-                value: decision.value,
-                candidates: decision.candidates,
-                executed: executed.into(),
-                start: flick.into(),
-                outcome,
-                verdict: record.verdict,
-                discs_left: record.discs_left,
-                twenties,
-                round_totals: [
-                    20 * twenties[0] + board_score[0],
-                    20 * twenties[1] + board_score[1],
-                ],
-                score: game.score(),
-                round_end: record.round_end.is_some(),
-                next_turn: record.next_turn,
-            });
-            number += 1;
+            let number = shots.len() as u64;
+            shots.push(self.play_turn(&mut game, index, seat, number, seeds)?);
         }
         if capped && let Some(last) = shots.last_mut() {
             last.next_turn = None;
         }
+        Ok(self.game_log(index, &game, shots, capped))
+    }
+
+    /// Shot `number` of game `index`, by `seat`: its strategy decides (seed `mix(decide,
+    /// number)`), its player's error perturbs the flick (sample `number` of stream
+    /// `execute`; the intended flick if the executed one is not legal), the engine runs
+    /// it and the game judges it.
+    fn play_turn(
+        &self,
+        game: &mut Game,
+        index: u64,
+        seat: u8,
+        number: u64,
+        (decide, execute): (u64, u64),
+    ) -> Result<ShotLog, PlayError> {
+        let game_err = |error| PlayError::Game { game: index, error };
+        let (board, physics) = (&self.board, &self.physics);
+        let turn = Turn::new(board, physics, game, mix(decide, number)).map_err(game_err)?;
+        let decision = self
+            .strategy_of(seat)
+            .choose(&turn)
+            .map_err(|error| PlayError::NoLegalFlick { game: index, error })?;
+        let team = turn.team();
+        let intended = turn.legal(&decision.flick).ok_or_else(|| {
+            game_err(GameError::Input(InputError::new(
+                "flick",
+                format!(
+                    "the strategy `{}` chose an illegal flick",
+                    self.strategy_of(seat).name()
+                ),
+            )))
+        })?;
+        // The flick the seat actually plays: sample `number` of its player's error
+        // around the intended flick (the intended flick itself if the sampler refuses).
+        let executed = turn
+            .setup()
+            .sampler(decision.flick, self.noise)
+            .map_or(decision.flick, |s| s.sample(execute, number));
+        let (executed, flick) = match turn.legal(&executed) {
+            Some(flick) => (executed, flick),
+            None => (decision.flick, intended),
+        };
+        let outcome = run_shot(board, physics, &game.shot(flick))
+            .map_err(|e| game_err(GameError::Input(e)))?;
+        let record = game
+            .play_outcome(seat, flick, &outcome, board, physics)
+            .map_err(game_err)?;
+        let twenties = record.round_end.map_or(game.twenties(), |r| r.twenties);
+        let board_score = record.verdict.board_score;
+        Ok(ShotLog {
+            round: record.round,
+            shot: record.shot,
+            number,
+            seat,
+            team,
+            intended: decision.flick.into(),
+            value: decision.value,
+            candidates: decision.candidates,
+            executed: executed.into(),
+            start: flick.into(),
+            outcome,
+            verdict: record.verdict,
+            discs_left: record.discs_left,
+            twenties,
+            round_totals: [
+                20 * twenties[0] + board_score[0],
+                20 * twenties[1] + board_score[1],
+            ],
+            score: game.score(),
+            round_end: record.round_end.is_some(),
+            next_turn: record.next_turn,
+        })
+    }
+
+    /// The log of game `index`, played to where `game` stands.
+    fn game_log(&self, index: u64, game: &Game, shots: Vec<ShotLog>, capped: bool) -> GameLog {
         let result = game.result();
-        Ok(GameLog {
+        GameLog {
             game: index,
             seed: self.seed,
             players: self.players,
@@ -410,6 +429,6 @@ impl PlayConfig {
             result,
             winner: result.and_then(GameResult::winner),
             capped,
-        })
+        }
     }
 }

@@ -79,21 +79,106 @@ fn edges(c: &[f64], half: f64) -> Vec<f64> {
     e
 }
 
+/// Where the heat map is drawn: the plot area, the cell edges on both axes and the range
+/// of the values, with the maps from aim, speed and value to the picture.
+struct Plot {
+    left: f64,
+    top: f64,
+    pw: f64,
+    ph: f64,
+    /// Cell edges over aim and over speed.
+    ea: Vec<f64>,
+    es: Vec<f64>,
+    /// Lowest and highest value (infinite if every cell is null).
+    lo: f64,
+    hi: f64,
+}
+
+impl Plot {
+    /// The layout of `grid`'s plot.
+    fn new(grid: &Grid) -> Plot {
+        let values = grid.value.iter().flatten().filter_map(|v| *v);
+        let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), v| {
+            (l.min(v), h.max(v))
+        });
+        Plot {
+            left: 80.0,
+            top: 64.0,
+            pw: 660.0,
+            ph: 460.0,
+            ea: edges(&grid.aim, 0.01),
+            es: edges(&grid.speed, 0.01),
+            lo,
+            hi,
+        }
+    }
+
+    /// The aim range, edge to edge.
+    fn aims(&self) -> (f64, f64) {
+        (self.ea[0], self.ea[self.ea.len() - 1])
+    }
+
+    /// The speed range, edge to edge.
+    fn speeds(&self) -> (f64, f64) {
+        (self.es[0], self.es[self.es.len() - 1])
+    }
+
+    /// The x of aim `a`.
+    fn x_of(&self, a: f64) -> f64 {
+        let (a0, a1) = self.aims();
+        self.left + (a - a0) / (a1 - a0) * self.pw
+    }
+
+    /// The y of speed `s` (faster higher).
+    fn y_of(&self, s: f64) -> f64 {
+        let (s0, s1) = self.speeds();
+        self.top + self.ph - (s - s0) / (s1 - s0) * self.ph
+    }
+
+    /// Value `v` on the colour scale, in [0, 1] (0.5 if every value is the same).
+    fn scale(&self, v: f64) -> f64 {
+        if self.hi > self.lo {
+            (v - self.lo) / (self.hi - self.lo)
+        } else {
+            0.5
+        }
+    }
+
+    /// The rectangle `(x, y, width, height)` of cell (speed `si`, aim `ai`).
+    fn cell(&self, si: usize, ai: usize) -> (f64, f64, f64, f64) {
+        let (x, x2) = (self.x_of(self.ea[ai]), self.x_of(self.ea[ai + 1]));
+        let (y, y2) = (self.y_of(self.es[si + 1]), self.y_of(self.es[si]));
+        (x, y, x2 - x, y2 - y)
+    }
+}
+
 /// The heat map of `grid` (checked by the reader: sizes agree, axes ascending and finite).
 /// `title` is escaped here.
 pub fn heatmap_svg(grid: &Grid, title: &str) -> String {
-    let (left, top, pw, ph) = (80.0, 64.0, 660.0, 460.0);
-    let (w, h) = (left + pw + 150.0, top + ph + 70.0);
+    let plot = Plot::new(grid);
+    let (w, h) = (plot.left + plot.pw + 150.0, plot.top + plot.ph + 70.0);
     let mut svg = Svg::new((0.0, 0.0, w, h), w, STYLE);
+    header(&mut svg, grid, &plot, title);
+    if let Some(best) = cells(&mut svg, grid, &plot) {
+        best_cell(&mut svg, grid, &plot, best);
+    }
+    svg.rect(plot.left, plot.top, plot.pw, plot.ph, "frame", "");
+    axes(&mut svg, &plot);
+    colour_scale(&mut svg, &plot);
+    svg.finish()
+}
+
+/// The hatch pattern of null cells, the title and the note saying what is plotted.
+fn header(svg: &mut Svg, grid: &Grid, plot: &Plot, title: &str) {
     svg.raw(
         "<defs><pattern id=\"hatch\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" \
          patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" fill=\"#dddddd\"/>\
          <line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"#999999\" stroke-width=\"2\"/>\
          </pattern></defs>",
     );
-    svg.text(left, 24.0, "title", "start", title);
+    svg.text(plot.left, 24.0, "title", "start", title);
     svg.text(
-        left,
+        plot.left,
         44.0,
         "note",
         "start",
@@ -105,26 +190,16 @@ pub fn heatmap_svg(grid: &Grid, title: &str) -> String {
             grid.samples
         ),
     );
+}
 
-    let ea = edges(&grid.aim, 0.01);
-    let es = edges(&grid.speed, 0.01);
-    let (a0, a1) = (ea[0], ea[ea.len() - 1]);
-    let (s0, s1) = (es[0], es[es.len() - 1]);
-    let x_of = |a: f64| left + (a - a0) / (a1 - a0) * pw;
-    let y_of = |s: f64| top + ph - (s - s0) / (s1 - s0) * ph;
-    let values = grid.value.iter().flatten().filter_map(|v| *v);
-    let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), v| {
-        (l.min(v), h.max(v))
-    });
-    let scale = |v: f64| if hi > lo { (v - lo) / (hi - lo) } else { 0.5 };
-
-    // Cells, one per (speed, aim), row by row from the slowest speed.
+/// The cells, one per (speed, aim), row by row from the slowest speed; returns the best
+/// cell `(si, ai, value)` (the first of the highest values), if any has a value.
+fn cells(svg: &mut Svg, grid: &Grid, plot: &Plot) -> Option<(usize, usize, f64)> {
     let mut best: Option<(usize, usize, f64)> = None;
     svg.group("cells");
     for (si, row) in grid.value.iter().enumerate() {
         for (ai, v) in row.iter().enumerate() {
-            let (x, x2) = (x_of(ea[ai]), x_of(ea[ai + 1]));
-            let (y, y2) = (y_of(es[si + 1]), y_of(es[si]));
+            let (x, y, cw, ch) = plot.cell(si, ai);
             let at = format!(
                 "aim {} rad, speed {} m/s: ",
                 fmt_g(grid.aim[ai]),
@@ -141,43 +216,48 @@ pub fn heatmap_svg(grid: &Grid, title: &str) -> String {
                             ("class", "cell".to_string()),
                             ("x", num(x)),
                             ("y", num(y)),
-                            ("width", num(x2 - x)),
-                            ("height", num(y2 - y)),
-                            ("fill", colour(scale(*v))),
+                            ("width", num(cw)),
+                            ("height", num(ch)),
+                            ("fill", colour(plot.scale(*v))),
                         ],
                     );
                     svg.text_element("title", &[], &format!("{at}{}", fmt_g(*v)));
                     svg.close("rect");
                 }
-                None => svg.rect(x, y, x2 - x, y2 - y, "cell null", &format!("{at}no value")),
+                None => svg.rect(x, y, cw, ch, "cell null", &format!("{at}no value")),
             }
         }
     }
     svg.close("g");
-    if let Some((si, ai, v)) = best {
-        let (x, x2) = (x_of(ea[ai]), x_of(ea[ai + 1]));
-        let (y, y2) = (y_of(es[si + 1]), y_of(es[si]));
-        svg.open("g", &[("class", "best-cell".to_string())]);
-        svg.text_element(
-            "title",
-            &[],
-            &format!(
-                "best: aim {} rad, speed {} m/s, {}",
-                fmt_g(grid.aim[ai]),
-                fmt_g(grid.speed[si]),
-                fmt_g(v)
-            ),
-        );
-        svg.rect(x, y, x2 - x, y2 - y, "best", "");
-        svg.rect(x, y, x2 - x, y2 - y, "best-inner", "");
-        svg.close("g");
-    }
-    svg.rect(left, top, pw, ph, "frame", "");
+    best
+}
 
-    // Axes.
+/// The best cell outlined, with its aim, speed and value as a tooltip.
+fn best_cell(svg: &mut Svg, grid: &Grid, plot: &Plot, (si, ai, v): (usize, usize, f64)) {
+    let (x, y, cw, ch) = plot.cell(si, ai);
+    svg.open("g", &[("class", "best-cell".to_string())]);
+    svg.text_element(
+        "title",
+        &[],
+        &format!(
+            "best: aim {} rad, speed {} m/s, {}",
+            fmt_g(grid.aim[ai]),
+            fmt_g(grid.speed[si]),
+            fmt_g(v)
+        ),
+    );
+    svg.rect(x, y, cw, ch, "best", "");
+    svg.rect(x, y, cw, ch, "best-inner", "");
+    svg.close("g");
+}
+
+/// The aim axis (bottom) and the speed axis (left), ticked and labelled.
+fn axes(svg: &mut Svg, plot: &Plot) {
+    let (left, top, pw, ph) = (plot.left, plot.top, plot.pw, plot.ph);
+    let ((a0, a1), (s0, s1)) = (plot.aims(), plot.speeds());
     svg.group("axes");
     for a in ticks(a0, a1, 8) {
-        let x = x_of(a);
+        let x = plot.x_of(a);
         svg.line((x, top + ph), (x, top + ph + 5.0), "axis");
         svg.text(x, top + ph + 18.0, "tick", "middle", &fmt_g(a));
     }
@@ -189,7 +269,7 @@ pub fn heatmap_svg(grid: &Grid, title: &str) -> String {
         "aim (rad, counter-clockwise from straight ahead)",
     );
     for s in ticks(s0, s1, 8) {
-        let y = y_of(s);
+        let y = plot.y_of(s);
         svg.line((left - 5.0, y), (left, y), "axis");
         svg.text(left - 8.0, y + 4.0, "tick", "end", &fmt_g(s));
     }
@@ -208,9 +288,13 @@ pub fn heatmap_svg(grid: &Grid, title: &str) -> String {
         "speed (m/s)",
     );
     svg.close("g");
+}
 
-    // Colour scale: 64 bands from the lowest value (bottom) to the highest (top).
-    let (cx, cw) = (left + pw + 30.0, 22.0);
+/// The colour scale right of the plot: 64 bands from the lowest value (bottom) to the
+/// highest (top), ticked, with the key of null cells.
+fn colour_scale(svg: &mut Svg, plot: &Plot) {
+    let (top, ph, lo, hi) = (plot.top, plot.ph, plot.lo, plot.hi);
+    let (cx, cw) = (plot.left + plot.pw + 30.0, 22.0);
     svg.group("colour-scale");
     let bands = 64;
     for k in 0..bands {
@@ -244,5 +328,4 @@ pub fn heatmap_svg(grid: &Grid, title: &str) -> String {
     svg.rect(cx, top + ph + 30.0, cw, 14.0, "null key", "");
     svg.text(cx + cw + 6.0, top + ph + 41.0, "tick", "start", "no value");
     svg.close("g");
-    svg.finish()
 }

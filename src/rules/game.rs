@@ -30,7 +30,7 @@ use crate::rules::placement::{PlacementError, check_placement};
 use crate::rules::ruleset::Ruleset;
 use crate::rules::scoring::{round_points, round_totals};
 use crate::rules::seat::{next_seat, seat_in_play, seats_in_play, team_of_seat, valid_players};
-use crate::rules::verdict::{ShotVerdict, apply_rules};
+use crate::rules::verdict::{ShotVerdict, judge_placed};
 use crate::shot::{Flick, Outcome, Placed, Shot, run_shot};
 use std::fmt;
 
@@ -393,7 +393,7 @@ impl Game {
         self.check(seat, &flick, board, physics)?;
         let shot = self.shot(flick);
         let outcome = run_shot(board, physics, &shot)?;
-        self.play_outcome(seat, flick, &outcome, board, physics)
+        self.judge_and_advance(seat, &shot, &outcome, board, physics)
     }
 
     /// [`Game::play`] with the physics already run: `outcome` must be the outcome of
@@ -410,15 +410,20 @@ impl Game {
     ) -> Result<ShotRecord, GameError> {
         self.check(seat, &flick, board, physics)?;
         let shot = self.shot(flick);
-        let verdict = apply_rules(
-            board,
-            physics,
-            &shot,
-            outcome,
-            seat,
-            self.players,
-            self.ruleset,
-        )?;
+        self.judge_and_advance(seat, &shot, outcome, board, physics)
+    }
+
+    /// Judges a shot [`Game::check`] accepted (so its placement is not checked again) and
+    /// moves the game on.
+    fn judge_and_advance(
+        &mut self,
+        seat: u8,
+        shot: &Shot,
+        outcome: &Outcome,
+        board: &Board,
+        physics: &Physics,
+    ) -> Result<ShotRecord, GameError> {
+        let verdict = judge_placed(board, physics, shot, outcome, seat, self.ruleset)?;
         Ok(self.advance(seat, verdict))
     }
 

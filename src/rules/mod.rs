@@ -8,6 +8,8 @@
 //! - [`ruleset`]: [`Ruleset`] (traditional or tournament) and its constants.
 //! - [`placement`]: quadrants and the legal starting places of a shot ([`check_placement`]).
 //! - [`verdict`]: one shot judged ([`judge_shot`], [`apply_rules`], [`ShotVerdict`]).
+//! - [`judge`]: a shot file's shots judged in order ([`ShotEntry`], [`check_rules`],
+//!   [`judge_outcomes`]).
 //! - [`scoring`]: zone points on the board and round points ([`board_score`],
 //!   [`round_points`]).
 //! - [`game`]: the game state machine ([`Game`]).
@@ -42,6 +44,7 @@
 //! ```
 
 pub mod game;
+pub mod judge;
 pub mod placement;
 pub mod ruleset;
 pub mod scoring;
@@ -49,6 +52,7 @@ pub mod seat;
 pub mod verdict;
 
 pub use game::{Game, GameError, GameResult, RoundRecord, ShotRecord, first_seat_from_seed};
+pub use judge::{ShotEntry, check_rules, judge_outcomes};
 pub use placement::{PlacementError, check_placement};
 pub use ruleset::Ruleset;
 pub use scoring::{board_score, round_points, round_totals, score_difference};

@@ -238,9 +238,75 @@ pub fn apply_rules(
     players: u8,
     ruleset: Ruleset,
 ) -> Result<ShotVerdict, InputError> {
+    check_placement(
+        board,
+        physics.disc_radius,
+        seat,
+        players,
+        ruleset,
+        &shot.shooter,
+    )?;
+    judge_placed(board, physics, shot, outcome, seat, ruleset)
+}
+
+/// [`apply_rules`] for a shot whose placement was checked already (by the caller, for
+/// this seat, table and rule set): the steps 1-5 of the module documentation.
+pub(super) fn judge_placed(
+    board: &Board,
+    physics: &Physics,
+    shot: &Shot,
+    outcome: &Outcome,
+    seat: u8,
+    ruleset: Ruleset,
+) -> Result<ShotVerdict, InputError> {
     let radius = physics.disc_radius;
-    check_placement(board, radius, seat, players, ruleset, &shot.shooter)?;
     let n = shot.shooter_id();
+    check_disc_count(outcome, n)?;
+    let team = shot.shooter.team;
+    let teams: Vec<u8> = shot
+        .discs
+        .iter()
+        .map(|d| d.team)
+        .chain(std::iter::once(team))
+        .collect();
+    let opponents_on_board = shot.discs.iter().any(|d| d.team != team);
+    let c = contacts(&teams, n, &outcome.events);
+    let (rule, rule_met) =
+        rule_and_whether_met(board, radius, outcome, ruleset, opponents_on_board, &c);
+    let by_rule = removed_by_rule(outcome, ruleset, rule, rule_met, &teams, &c);
+    let rule_reason = match rule {
+        Rule::Opening => RemovalReason::OpeningRule,
+        Rule::MustHit => RemovalReason::MustHit,
+    };
+    let (removed, twenties, position) =
+        after_the_shot(board, radius, outcome, &teams, &by_rule, rule_reason);
+    let placed: Vec<Placed> = position
+        .iter()
+        .map(|d| Placed {
+            team: d.team,
+            pos: d.pos,
+        })
+        .collect();
+    Ok(ShotVerdict {
+        ruleset,
+        seat,
+        team,
+        shooter: n,
+        opponents_on_board,
+        rule,
+        rule_met,
+        hit_opponent: c.hit_opponent,
+        struck: c.struck,
+        removed,
+        twenties,
+        board_score: board_score(board, radius, &placed),
+        position,
+    })
+}
+
+/// Refuses an outcome whose disc count is not the shot's: the discs at rest (ids `0..n`)
+/// and the shooter (`n`). Field `outcome.discs`.
+fn check_disc_count(outcome: &Outcome, n: DiscId) -> Result<(), InputError> {
     if outcome.discs.len() != n + 1 {
         return Err(InputError::new(
             "outcome.discs",
@@ -251,37 +317,50 @@ pub fn apply_rules(
             ),
         ));
     }
-    let team = shot.shooter.team;
-    let teams: Vec<u8> = shot
-        .discs
-        .iter()
-        .map(|d| d.team)
-        .chain(std::iter::once(team))
-        .collect();
-    let opponents_on_board = shot.discs.iter().any(|d| d.team != team);
-    let c = contacts(&teams, n, &outcome.events);
+    Ok(())
+}
+
+/// Steps 1, 3 and 4: the rule that applies (must-hit with an opponent disc on the board,
+/// opening otherwise) and whether the shot met it.
+fn rule_and_whether_met(
+    board: &Board,
+    radius: f64,
+    outcome: &Outcome,
+    ruleset: Ruleset,
+    opponents_on_board: bool,
+    c: &Contacts,
+) -> (Rule, bool) {
+    if opponents_on_board {
+        return (Rule::MustHit, c.hit_opponent);
+    }
     let discs = &outcome.discs;
-    let in_hole = |i: DiscId| discs[i].state == DiscState::Hole;
-    let on_board = |i: DiscId| discs[i].on_board();
-
-    let (rule, rule_met) = if opponents_on_board {
-        (Rule::MustHit, c.hit_opponent)
-    } else {
-        let reaches_fifteen = |i: DiscId| {
-            in_hole(i) || (on_board(i) && board.touches_fifteen_line(discs[i].pos, radius))
-        };
-        let met = match ruleset {
-            Ruleset::Traditional => reaches_fifteen(n),
-            Ruleset::Tournament => {
-                reaches_fifteen(n) || c.struck.iter().any(|&i| reaches_fifteen(i))
-            }
-        };
-        (Rule::Opening, met)
+    let reaches_fifteen = |i: DiscId| {
+        discs[i].state == DiscState::Hole
+            || (discs[i].on_board() && board.touches_fifteen_line(discs[i].pos, radius))
     };
+    let n = discs.len() - 1;
+    let met = match ruleset {
+        Ruleset::Traditional => reaches_fifteen(n),
+        Ruleset::Tournament => reaches_fifteen(n) || c.struck.iter().any(|&i| reaches_fifteen(i)),
+    };
+    (Rule::Opening, met)
+}
 
-    // Discs the rule removes if it was not met.
+/// Steps 3 and 4: the discs the rule removes (indexed by id) if the shot did not meet it:
+/// the shooter, and of the discs it struck, by rule set and rule.
+fn removed_by_rule(
+    outcome: &Outcome,
+    ruleset: Ruleset,
+    rule: Rule,
+    rule_met: bool,
+    teams: &[u8],
+    c: &Contacts,
+) -> Vec<bool> {
+    let n = teams.len() - 1;
     let mut by_rule = vec![false; n + 1];
     if !rule_met {
+        let team = teams[n];
+        let in_hole = |i: DiscId| outcome.discs[i].state == DiscState::Hole;
         by_rule[n] = true;
         for &i in &c.struck {
             by_rule[i] = match (rule, ruleset) {
@@ -291,15 +370,24 @@ pub fn apply_rules(
             };
         }
     }
-    let rule_reason = match rule {
-        Rule::Opening => RemovalReason::OpeningRule,
-        Rule::MustHit => RemovalReason::MustHit,
-    };
+    by_rule
+}
 
+/// Step 5: every disc, in id order, into exactly one of the removed (with the first
+/// reason that applies: ditch, the rule, on or beyond the shooting line), the 20s and the
+/// position.
+fn after_the_shot(
+    board: &Board,
+    radius: f64,
+    outcome: &Outcome,
+    teams: &[u8],
+    by_rule: &[bool],
+    rule_reason: RemovalReason,
+) -> (Vec<Removed>, Vec<Twenty>, Vec<BoardDisc>) {
     let mut removed = Vec::new();
     let mut twenties = Vec::new();
     let mut position = Vec::new();
-    for (id, d) in discs.iter().enumerate() {
+    for (id, d) in outcome.discs.iter().enumerate() {
         let team = teams[id];
         let reason = if d.state == DiscState::Ditch {
             Some(RemovalReason::Ditch)
@@ -323,28 +411,7 @@ pub fn apply_rules(
             }),
         }
     }
-    let placed: Vec<Placed> = position
-        .iter()
-        .map(|d| Placed {
-            team: d.team,
-            pos: d.pos,
-        })
-        .collect();
-    Ok(ShotVerdict {
-        ruleset,
-        seat,
-        team,
-        shooter: n,
-        opponents_on_board,
-        rule,
-        rule_met,
-        hit_opponent: c.hit_opponent,
-        struck: c.struck,
-        removed,
-        twenties,
-        board_score: board_score(board, radius, &placed),
-        position,
-    })
+    (removed, twenties, position)
 }
 
 /// Judges one shot from scratch: checks the placement of `flick` for `seat` with `players`

@@ -67,8 +67,8 @@ impl Stream {
 
 /// One proposal of candidate kind for candidate `c` (see the module documentation).
 fn propose(turn: &Turn<'_>, c: u64, st: &mut Stream, spin: f64) -> PlayerFlick {
-    let board = turn.board;
-    let r = turn.physics.disc_radius;
+    let board = turn.board();
+    let r = turn.physics().disc_radius;
     let offset = st.range(-0.9, 0.9) * max_offset(board);
     let spin = if spin > 0.0 {
         st.range(-spin, spin)
@@ -78,13 +78,13 @@ fn propose(turn: &Turn<'_>, c: u64, st: &mut Stream, spin: f64) -> PlayerFlick {
     let opponents: Vec<DVec2> = turn
         .position()
         .iter()
-        .filter(|d| d.team != turn.team)
+        .filter(|d| d.team != turn.team())
         .map(|d| d.pos)
         .collect();
     let fifteen = (board.fifteen_line_radius - 0.5 * board.line_width - r).max(0.0);
     if !opponents.is_empty() && c % 4 != 3 {
         let aim_at = opponents[st.below(opponents.len())];
-        let start = start_position(board, turn.seat, offset);
+        let start = start_position(board, turn.seat(), offset);
         let along = (aim_at - start).normalize_or_zero();
         let side = DVec2::new(-along.y, along.x);
         let target = aim_at + side * (st.range(-0.8, 0.8) * r);
@@ -93,11 +93,11 @@ fn propose(turn: &Turn<'_>, c: u64, st: &mut Stream, spin: f64) -> PlayerFlick {
     } else if opponents.is_empty() && c.is_multiple_of(3) {
         let target = st.in_disc(0.3 * board.hole_radius);
         let factor = st.range(1.0, 1.12);
-        turn.toward(offset, target, factor, turn.physics.max_speed, spin)
+        turn.toward(offset, target, factor, turn.physics().max_speed, spin)
     } else {
         let target = st.in_disc(fifteen);
         let factor = st.range(0.95, 1.05);
-        turn.toward(offset, target, factor, turn.physics.max_speed, spin)
+        turn.toward(offset, target, factor, turn.physics().max_speed, spin)
     }
 }
 
@@ -105,7 +105,7 @@ fn propose(turn: &Turn<'_>, c: u64, st: &mut Stream, spin: f64) -> PlayerFlick {
 /// [`Stream`]`(turn.seed(), c)`, with spins uniform in `[-spin, spin]` (see the module
 /// documentation for the kinds). `None` if none was legal.
 pub fn candidate(turn: &Turn<'_>, c: u64, spin: f64) -> Option<(PlayerFlick, Flick)> {
-    let mut st = Stream::new(turn.seed, c);
+    let mut st = Stream::new(turn.seed(), c);
     let spin = spin.min(turn.spin_limit());
     (0..TRIES).find_map(|_| {
         let f = propose(turn, c, &mut st, spin);

@@ -48,11 +48,11 @@ impl Default for MonteCarlo {
 
 impl Strategy for MonteCarlo {
     fn choose(&self, turn: &Turn<'_>) -> Result<Decision, NoLegalFlick> {
-        let seed = mix(turn.seed, MONTECARLO_TAG);
+        let seed = mix(turn.seed(), MONTECARLO_TAG);
         let mut kept = Vec::new();
         let mut flicks = Vec::new();
         for (_, intended, flick) in candidates(turn, self.k, self.spin) {
-            let Ok(sampler) = turn.setup.sampler(intended, self.noise) else {
+            let Ok(sampler) = turn.setup().sampler(intended, self.noise) else {
                 continue;
             };
             kept.push(intended);

@@ -38,28 +38,29 @@ impl Default for Planner {
 
 impl Strategy for Planner {
     fn choose(&self, turn: &Turn<'_>) -> Result<Decision, NoLegalFlick> {
-        use crate::plan::{Budget, Objective, PlanConfig, Request, Space, suggest};
-        let mut space = Space::default_for(turn.board, turn.physics);
-        let spin = self.spin.min(turn.spin_limit());
-        if spin > 0.0 {
-            space.spin = vec![0.0, -spin, spin];
-        }
-        let request = Request {
-            players: turn.game.players(),
-            ruleset: turn.game.ruleset(),
-            seat: turn.seat,
+        use crate::montecarlo::Situation;
+        use crate::plan::{Budget, Objective, PlanConfig, Request, suggest};
+        let situation = Situation {
+            board: turn.board().clone(),
+            physics: turn.physics().clone(),
+            players: turn.game().players(),
+            seat: turn.seat(),
             discs: turn.position().to_vec(),
             noise: self.noise,
-            space,
         };
+        let mut request = Request::new(situation, turn.game().ruleset());
+        let spin = self.spin.min(turn.spin_limit());
+        if spin > 0.0 {
+            request.space.spin = vec![0.0, -spin, spin];
+        }
         let config = PlanConfig {
             objective: Objective::Score,
             budget: Budget::Samples(self.budget),
-            seed: turn.seed,
+            seed: turn.seed(),
             top: 1,
             grid: false,
         };
-        let plan = suggest(turn.board, turn.physics, &request, &config);
+        let plan = suggest(&request, &config);
         match plan.ok().as_ref().and_then(|p| Some((p, p.top.first()?))) {
             Some((plan, best)) if turn.legal(&best.flick).is_some() => Ok(Decision {
                 flick: best.flick,

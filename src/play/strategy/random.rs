@@ -19,8 +19,8 @@ pub struct RandomFlick {
 
 impl Strategy for RandomFlick {
     fn choose(&self, turn: &Turn<'_>) -> Result<Decision, NoLegalFlick> {
-        let mut st = Stream::new(turn.seed, 0);
-        let board = turn.board;
+        let mut st = Stream::new(turn.seed(), 0);
+        let board = turn.board();
         let spin = self.spin.min(turn.spin_limit());
         for _ in 0..TRIES {
             let offset = st.range(-0.9, 0.9) * max_offset(board);

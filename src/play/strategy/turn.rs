@@ -63,14 +63,11 @@ impl Decision {
 
 /// Everything a strategy sees when it is its turn.
 pub struct Turn<'a> {
-    pub(super) board: &'a Board,
-    pub(super) physics: &'a Physics,
-    pub(super) game: &'a Game,
-    pub(super) seat: u8,
-    pub(super) team: u8,
-    pub(super) seed: u64,
-    /// The seat about to shoot in the game's position: legality and judging.
-    pub(super) setup: Setup<'a>,
+    game: &'a Game,
+    seed: u64,
+    /// The seat about to shoot in the game's position (board, physics, seat, team):
+    /// legality and judging.
+    setup: Setup<'a>,
 }
 
 impl<'a> Turn<'a> {
@@ -84,7 +81,7 @@ impl<'a> Turn<'a> {
         seed: u64,
     ) -> Result<Turn<'a>, GameError> {
         let seat = game.turn().ok_or(GameError::Over)?;
-        let team = game.team_of(seat).ok_or(GameError::SeatNotInPlay {
+        game.team_of(seat).ok_or(GameError::SeatNotInPlay {
             seat,
             players: game.players(),
         })?;
@@ -96,40 +93,32 @@ impl<'a> Turn<'a> {
             seat,
             game.position(),
         )?;
-        Ok(Turn {
-            board,
-            physics,
-            game,
-            seat,
-            team,
-            seed,
-            setup,
-        })
+        Ok(Turn { game, seed, setup })
     }
 
     /// The board.
-    pub fn board(&self) -> &Board {
-        self.board
+    pub fn board(&self) -> &'a Board {
+        self.setup.board()
     }
 
     /// The physics.
-    pub fn physics(&self) -> &Physics {
-        self.physics
+    pub fn physics(&self) -> &'a Physics {
+        self.setup.physics()
     }
 
     /// The game (position, scores, discs left, rule set).
-    pub fn game(&self) -> &Game {
+    pub fn game(&self) -> &'a Game {
         self.game
     }
 
     /// The seat to shoot.
     pub fn seat(&self) -> u8 {
-        self.seat
+        self.setup.seat()
     }
 
     /// Its team.
     pub fn team(&self) -> u8 {
-        self.team
+        self.setup.team()
     }
 
     /// The seed of this decision.
@@ -171,7 +160,7 @@ impl<'a> Turn<'a> {
     /// one's [`Turn::change`] (`None` for a flick the engine or the rules refused).
     pub fn evaluate(&self, flicks: &[Flick]) -> Vec<Option<i64>> {
         let shots: Vec<Shot> = flicks.iter().map(|&f| self.game.shot(f)).collect();
-        let outcomes = run_batch(self.board, self.physics, &shots);
+        let outcomes = run_batch(self.board(), self.physics(), &shots);
         shots
             .iter()
             .zip(outcomes)
@@ -197,11 +186,11 @@ impl<'a> Turn<'a> {
         cap: f64,
         spin: f64,
     ) -> PlayerFlick {
-        let start = start_position(self.board, self.seat, offset);
+        let start = start_position(self.board(), self.seat(), offset);
         let d = (target - start).length();
         let speed = (self.stopping_speed(d) * factor)
             .max(MIN_SPEED)
-            .min(cap.min(self.physics.max_speed));
+            .min(cap.min(self.physics().max_speed));
         PlayerFlick {
             offset,
             aim: 0.0,
@@ -220,7 +209,7 @@ impl<'a> Turn<'a> {
     /// places), aimed at the 20 hole at the stopping speed. The last resort of every
     /// built-in strategy.
     pub fn fallback(&self) -> Result<PlayerFlick, NoLegalFlick> {
-        let half = 0.95 * max_offset(self.board);
+        let half = 0.95 * max_offset(self.board());
         for j in 0..=200u32 {
             let step = f64::from(j.div_ceil(2)) / 100.0;
             let offset = if j % 2 == 1 {
@@ -228,12 +217,12 @@ impl<'a> Turn<'a> {
             } else {
                 -step * half
             };
-            let f = self.toward(offset, DVec2::ZERO, 1.0, self.physics.max_speed, 0.0);
+            let f = self.toward(offset, DVec2::ZERO, 1.0, self.physics().max_speed, 0.0);
             if self.legal(&f).is_some() {
                 return Ok(f);
             }
         }
-        Err(NoLegalFlick { seat: self.seat })
+        Err(NoLegalFlick { seat: self.seat() })
     }
 }
 
