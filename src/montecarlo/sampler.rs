@@ -53,13 +53,11 @@ impl<'a> FlickSampler<'a> {
     ) -> Result<FlickSampler<'a>, InputError> {
         noise.check(board, physics)?;
         intended.check(board, seat)?;
-        let (r, m) = (physics.disc_radius, physics.disc_mass);
-        let flick = intended.to_flick(board, seat, team);
-        let disc = Disc::at_rest(team, flick.pos, r, m).flicked(flick.vel, flick.spin);
-        base.check_disc(&disc, "shooter").map_err(flick_field)?;
-        Ok(FlickSampler::new_unchecked(
-            board, physics, seat, team, base, intended, noise,
-        ))
+        let sampler =
+            FlickSampler::new_unchecked(board, physics, seat, team, base, intended, noise);
+        base.check_disc(&sampler.disc_of(&intended), "shooter")
+            .map_err(flick_field)?;
+        Ok(sampler)
     }
 
     /// A sampler whose inputs [`FlickSampler::new`] accepted before.
@@ -86,12 +84,16 @@ impl<'a> FlickSampler<'a> {
     /// The shooter's disc for `flick`, if the engine accepts it in the position and its
     /// centre is in the seat's quadrant.
     pub fn shooter_disc(&self, flick: &PlayerFlick) -> Option<Disc> {
+        let disc = self.disc_of(flick);
+        let placed_ok = in_quadrant(self.seat, disc.pos);
+        (placed_ok && self.base.check_disc(&disc, "shooter").is_ok()).then_some(disc)
+    }
+
+    /// The shooter's disc for `flick` from this seat, unchecked.
+    fn disc_of(&self, flick: &PlayerFlick) -> Disc {
         let f = flick.to_flick(self.board, self.seat, self.team);
         let p = self.physics;
-        let disc = Disc::at_rest(self.team, f.pos, p.disc_radius, p.disc_mass);
-        let disc = disc.flicked(f.vel, f.spin);
-        let placed_ok = in_quadrant(self.seat, f.pos);
-        (placed_ok && self.base.check_disc(&disc, "shooter").is_ok()).then_some(disc)
+        Disc::at_rest(self.team, f.pos, p.disc_radius, p.disc_mass).flicked(f.vel, f.spin)
     }
 
     /// The flick of sample `index` with seed `seed`: each parameter with a non-zero width
