@@ -345,165 +345,50 @@ struct GamesSummaryDef {
     pub cut_off: u64,
 }
 
-impl Serialize for crate::rules::Ruleset {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        RulesetDef::serialize(self, s)
-    }
+/// `impl Serialize for TYPE` through its mirror `DEF` (serde's remote derive), one line
+/// per type.
+macro_rules! serialize_via {
+    ($($ty:ty => $def:ident),+ $(,)?) => {$(
+        impl Serialize for $ty {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                $def::serialize(self, s)
+            }
+        }
+    )+};
 }
 
-impl Serialize for crate::rules::Rule {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        RuleDef::serialize(self, s)
-    }
-}
-
-impl Serialize for crate::rules::RemovalReason {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        RemovalReasonDef::serialize(self, s)
-    }
-}
-
-impl Serialize for crate::rules::Removed {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        RemovedDef::serialize(self, s)
-    }
-}
-
-impl Serialize for crate::rules::Twenty {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        TwentyDef::serialize(self, s)
-    }
-}
-
-impl Serialize for crate::rules::BoardDisc {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        BoardDiscDef::serialize(self, s)
-    }
-}
-
-impl Serialize for crate::rules::ShotVerdict {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        ShotVerdictDef::serialize(self, s)
-    }
-}
-
-impl Serialize for crate::rules::GameResult {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        GameResultDef::serialize(self, s)
-    }
-}
-
-impl Serialize for crate::rules::RoundRecord {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        RoundRecordDef::serialize(self, s)
-    }
-}
-
-impl Serialize for crate::rules::ShotRecord {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        ShotRecordDef::serialize(self, s)
-    }
-}
-
-impl Serialize for crate::montecarlo::tally::StudySummary {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        StudySummaryDef::serialize(self, s)
-    }
-}
-
-impl Serialize for crate::montecarlo::tally::Proportion {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        ProportionDef::serialize(self, s)
-    }
-}
-
-impl Serialize for crate::montecarlo::tally::Classes {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        ClassesDef::serialize(self, s)
-    }
-}
-
-impl Serialize for crate::montecarlo::tally::Distribution {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        DistributionDef::serialize(self, s)
-    }
-}
-
-impl Serialize for crate::montecarlo::tally::Quantiles {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        QuantilesDef::serialize(self, s)
-    }
-}
-
-impl Serialize for crate::montecarlo::tally::Hits {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        HitsDef::serialize(self, s)
-    }
-}
-
-impl Serialize for crate::montecarlo::tally::Positions {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        PositionsDef::serialize(self, s)
-    }
-}
-
-impl Serialize for crate::plan::Grid {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        GridDef::serialize(self, s)
-    }
+serialize_via! {
+    crate::rules::Ruleset => RulesetDef,
+    crate::rules::Rule => RuleDef,
+    crate::rules::RemovalReason => RemovalReasonDef,
+    crate::rules::Removed => RemovedDef,
+    crate::rules::Twenty => TwentyDef,
+    crate::rules::BoardDisc => BoardDiscDef,
+    crate::rules::ShotVerdict => ShotVerdictDef,
+    crate::rules::GameResult => GameResultDef,
+    crate::rules::RoundRecord => RoundRecordDef,
+    crate::rules::ShotRecord => ShotRecordDef,
+    crate::montecarlo::tally::StudySummary => StudySummaryDef,
+    crate::montecarlo::tally::Proportion => ProportionDef,
+    crate::montecarlo::tally::Classes => ClassesDef,
+    crate::montecarlo::tally::Distribution => DistributionDef,
+    crate::montecarlo::tally::Quantiles => QuantilesDef,
+    crate::montecarlo::tally::Hits => HitsDef,
+    crate::montecarlo::tally::Positions => PositionsDef,
+    crate::plan::Grid => GridDef,
+    crate::play::run::FlickLog => FlickLogDef,
+    crate::play::run::StartLog => StartLogDef,
+    crate::play::run::NoiseLog => NoiseLogDef,
+    crate::play::run::SeatLog => SeatLogDef,
+    crate::play::run::ShotLog => ShotLogDef,
+    crate::play::run::GameLog => GameLogDef,
+    crate::play::summary::TeamSummary => TeamSummaryDef,
+    crate::play::summary::GamesSummary => GamesSummaryDef,
 }
 
 impl<'de> Deserialize<'de> for crate::plan::Grid {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<crate::plan::Grid, D::Error> {
         GridDef::deserialize(d)
-    }
-}
-
-impl Serialize for crate::play::run::FlickLog {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        FlickLogDef::serialize(self, s)
-    }
-}
-
-impl Serialize for crate::play::run::StartLog {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        StartLogDef::serialize(self, s)
-    }
-}
-
-impl Serialize for crate::play::run::NoiseLog {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        NoiseLogDef::serialize(self, s)
-    }
-}
-
-impl Serialize for crate::play::run::SeatLog {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        SeatLogDef::serialize(self, s)
-    }
-}
-
-impl Serialize for crate::play::run::ShotLog {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        ShotLogDef::serialize(self, s)
-    }
-}
-
-impl Serialize for crate::play::run::GameLog {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        GameLogDef::serialize(self, s)
-    }
-}
-
-impl Serialize for crate::play::summary::TeamSummary {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        TeamSummaryDef::serialize(self, s)
-    }
-}
-
-impl Serialize for crate::play::summary::GamesSummary {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        GamesSummaryDef::serialize(self, s)
     }
 }
 
