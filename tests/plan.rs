@@ -121,7 +121,13 @@ fn one_open_opponent_disc_is_taken_out_rather_than_ignored() {
     // A plain 20 attempt from the middle (which misses the disc) would be a 20 in the
     // physics most of the time, but under the must-hit rule it is removed: worth nothing.
     let (board, physics) = (Board::tournament(), Physics::default());
-    let setup = Setup::new(&board, &physics, 2, Ruleset::Traditional, 0, &discs).unwrap();
+    let situation = Situation {
+        board: board.clone(),
+        physics: physics.clone(),
+        discs: discs.clone(),
+        ..Situation::at_seat(0)
+    };
+    let setup = Setup::new(situation, Ruleset::Traditional).unwrap();
     let attempt = Study::new(StudySpec {
         situation: Situation {
             board: board.clone(),

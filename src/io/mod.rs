@@ -23,7 +23,7 @@ pub use outcome_file::{
     outcomes_to_string, serialize_outcome, state_name, write_outcomes, write_traced_outcomes,
 };
 pub use play_file::{game_log_json, games_summary_json, parse_noise_json};
-pub use ruled::{state_after_rules, write_ruled_outcomes, write_ruled_traced_outcomes};
+pub use ruled::{write_ruled_outcomes, write_ruled_traced_outcomes};
 pub use shot_file::{params_json, parse_shot_file};
 pub use study_file::{
     STATE_FORMAT, STATE_VERSION, canonical_json, engine_version, fnv1a, input_hash, parse_state,

@@ -16,25 +16,14 @@
 
 use super::outcome_file::{EventJson, Seq};
 use super::trace_json::TraceJson;
-use crate::disc::{Disc, DiscId};
-use crate::rules::{RemovalReason, ShotVerdict};
+use crate::disc::Disc;
+use crate::limits::Limit;
+use crate::rules::ShotVerdict;
 use crate::shot::Outcome;
 use crate::trace::Trace;
 use serde::Serialize;
 use serde::ser::{SerializeStruct, Serializer};
 use std::io::Write;
-
-/// The state of disc `id` after the rules: `hole` (a 20), `ditch`, `removed` or `board`.
-pub fn state_after_rules(verdict: &ShotVerdict, id: DiscId) -> &'static str {
-    if verdict.twenties.iter().any(|t| t.id == id) {
-        return "hole";
-    }
-    match verdict.removed.iter().find(|r| r.id == id) {
-        Some(r) if r.reason == RemovalReason::Ditch => "ditch",
-        Some(_) => "removed",
-        None => "board",
-    }
-}
 
 /// `{"team", "pos", "state"}` with the state after the rules.
 struct RuledDisc<'a>(&'a Disc, &'static str);
@@ -59,18 +48,21 @@ impl Serialize for RuledDiscs<'_> {
                 .discs
                 .iter()
                 .enumerate()
-                .map(|(id, d)| RuledDisc(d, state_after_rules(self.1, id))),
+                .map(|(id, d)| RuledDisc(d, self.1.fate_of(id).name())),
         )
     }
 }
 
-/// `{"discs", "events", "steps", "time"[, "cut_off": true], "rules"[, "trace"]}`.
+/// `{"discs", "events", "steps", "time"[, "cut_off": true, "limit"][, "capped_steps"], "rules"[, "trace"]}`.
 struct RuledOutcomeJson<'a>(&'a Outcome, &'a ShotVerdict, Option<&'a Trace>);
 
 impl Serialize for RuledOutcomeJson<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let o = self.0;
-        let fields = 5 + usize::from(o.cut_off) + usize::from(self.2.is_some());
+        let fields = 5
+            + 2 * usize::from(o.cut_off)
+            + usize::from(o.capped_steps > 0)
+            + usize::from(self.2.is_some());
         let mut m = s.serialize_struct("Outcome", fields)?;
         m.serialize_field("discs", &RuledDiscs(o, self.1))?;
         m.serialize_field("events", &Seq(&o.events, EventJson))?;
@@ -78,6 +70,10 @@ impl Serialize for RuledOutcomeJson<'_> {
         m.serialize_field("time", &o.time)?;
         if o.cut_off {
             m.serialize_field("cut_off", &true)?;
+            m.serialize_field("limit", o.limit.map_or("max_time", Limit::name))?;
+        }
+        if o.capped_steps > 0 {
+            m.serialize_field("capped_steps", &o.capped_steps)?;
         }
         m.serialize_field("rules", self.1)?;
         if let Some(trace) = self.2 {

@@ -8,8 +8,9 @@ use crate::board::Board;
 use crate::params::Physics;
 use crate::shot::Placed;
 
-/// A seat about to shoot, unchecked: [`Study::new`](super::Study::new) and
-/// [`plan::Setup::new`](crate::plan::Setup::new) check it.
+/// A seat about to shoot, unchecked: [`Study::new`](super::Study::new) checks it for a
+/// study, [`plan::Setup::new`](crate::plan::Setup::new) for the planner and the game
+/// strategies (which build one from the game's position).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Situation {
     /// Board geometry.

@@ -77,6 +77,8 @@ pub const DEFAULT_TOP: usize = 5;
 pub const MAX_TOP: usize = 50;
 /// Longest time budget accepted, s.
 pub const MAX_SECONDS: f64 = 3600.0;
+/// Largest sample budget: about as many samples as an hour simulates on a few cores.
+pub const MAX_BUDGET: u64 = 1_000_000_000;
 
 /// How much the search may spend.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -98,10 +100,15 @@ impl Budget {
     /// finite positive number of seconds up to [`MAX_SECONDS`].
     pub fn check(&self) -> Result<(), InputError> {
         match *self {
-            Budget::Samples(n) if n < search::MIN_BUDGET => Err(InputError::new(
-                "budget",
-                format!("must be at least {} samples, got {n}", search::MIN_BUDGET),
-            )),
+            Budget::Samples(n) if !(search::MIN_BUDGET..=MAX_BUDGET).contains(&n) => {
+                Err(InputError::new(
+                    "budget",
+                    format!(
+                        "must be {} to {MAX_BUDGET:e} samples, got {n}",
+                        search::MIN_BUDGET
+                    ),
+                ))
+            }
             Budget::Seconds(t) if !(t > 0.0 && t <= MAX_SECONDS) => Err(InputError::new(
                 "budget",
                 format!("seconds must be more than 0 and at most {MAX_SECONDS}, got {t}"),
@@ -195,20 +202,11 @@ impl Request {
         }
     }
 
-    /// The seat about to shoot, checked: the table, seat and position ([`Setup::new`]),
-    /// the noise ([`Noise::check`]) and the search space ([`Space::check`]).
-    pub fn setup(&self) -> Result<Setup<'_>, InputError> {
-        let s = &self.situation;
-        let setup = Setup::new(
-            &s.board,
-            &s.physics,
-            s.players,
-            self.ruleset,
-            s.seat,
-            &s.discs,
-        )?;
-        s.noise.check(&s.board, &s.physics)?;
-        self.space.check(&s.board, &s.physics)?;
+    /// The seat about to shoot, checked: the situation ([`Setup::new`]: table, seat,
+    /// position, noise) and the search space ([`Space::check`]).
+    pub fn setup(&self) -> Result<Setup, InputError> {
+        let setup = Setup::new(self.situation.clone(), self.ruleset)?;
+        self.space.check(setup.board(), setup.physics())?;
         Ok(setup)
     }
 }
@@ -364,7 +362,7 @@ pub fn suggest(request: &Request, config: &PlanConfig) -> Result<Plan, InputErro
 
 /// The seat about to shoot, with the request ([`Request::setup`]) and the configuration
 /// checked: the budget and `top`.
-fn checked_setup<'a>(request: &'a Request, config: &PlanConfig) -> Result<Setup<'a>, InputError> {
+fn checked_setup(request: &Request, config: &PlanConfig) -> Result<Setup, InputError> {
     let setup = request.setup()?;
     config.budget.check()?;
     if !(1..=MAX_TOP).contains(&config.top) {
@@ -379,7 +377,7 @@ fn checked_setup<'a>(request: &'a Request, config: &PlanConfig) -> Result<Setup<
 /// The budget in samples: as given, or for a time budget, what a pilot run of the coarse
 /// candidates (one sample each) says this machine simulates in 70 % of the time left.
 fn sample_budget(
-    setup: &Setup<'_>,
+    setup: &Setup,
     request: &Request,
     config: &PlanConfig,
     cands: &[Candidate],
@@ -407,8 +405,8 @@ fn sample_budget(
 
 /// The evaluation rounds of one search: each round's candidates evaluated with the
 /// round's own seed, `mix(seed, round)`, and recorded as a [`Stage`].
-struct Rounds<'s, 'a> {
-    setup: &'s Setup<'a>,
+struct Rounds<'s> {
+    setup: &'s Setup,
     noise: Noise,
     objective: Objective,
     seed: u64,
@@ -417,7 +415,7 @@ struct Rounds<'s, 'a> {
     used: u64,
 }
 
-impl Rounds<'_, '_> {
+impl Rounds<'_> {
     /// Evaluates `cands` with `m` samples each as stage `name`, seeded for `round`.
     fn run(&mut self, name: String, cands: &[Candidate], m: u32, round: u64) -> Vec<Option<Stats>> {
         self.stages.push(Stage {

@@ -94,7 +94,7 @@ pub struct Judged {
 
 impl Judged {
     /// A verdict of a shot from `setup`, judged.
-    pub fn of(setup: &Setup<'_>, verdict: &ShotVerdict) -> Judged {
+    pub fn of(setup: &Setup, verdict: &ShotVerdict) -> Judged {
         Judged {
             change: setup.change(verdict),
             fate: ShotClass::after_rules(verdict),

@@ -225,11 +225,16 @@ impl Space {
             }
         }
         if let Some(o) = self.grid.offset
-            && !(o.is_finite() && o.abs() <= limit)
+            && !(o.is_finite() && self.offset[0] <= o && o <= self.offset[1])
         {
             return Err(InputError::new(
                 "search.grid.offset",
-                format!("must be finite with |offset| at most {limit:.9} m, got {o}"),
+                format!(
+                    "must lie within the searched offsets [{}, {}] m (search.offset), got {}",
+                    self.offset[0],
+                    self.offset[1],
+                    crate::error::num(o)
+                ),
             ));
         }
         for (field, n) in [
@@ -280,13 +285,13 @@ const DRAW_FACTORS: [f64; 2] = [0.98, 1.02];
 const TAKEOUT_SIDES: [f64; 3] = [-0.5, 0.0, 0.5];
 
 /// Builds candidates, keeping the legal ones.
-struct Builder<'s, 'a> {
-    setup: &'s Setup<'a>,
+struct Builder<'s> {
+    setup: &'s Setup,
     space: &'s Space,
     out: Vec<Candidate>,
 }
 
-impl Builder<'_, '_> {
+impl Builder<'_> {
     /// A flick from `offset` toward `target` (or straight ahead turned by `aim` if
     /// `None`) at `speed` kept within the speed range; `Some(index)` if it was legal.
     fn push(
@@ -326,7 +331,7 @@ impl Builder<'_, '_> {
 /// `(hole_radius + r15) / 2`, `r15` the largest distance of the centre of a disc wholly
 /// inside the 15 line, at the axes and diagonals; those at least a disc diameter from
 /// every disc of the position.
-pub fn fifteen_points(setup: &Setup<'_>) -> Vec<DVec2> {
+pub fn fifteen_points(setup: &Setup) -> Vec<DVec2> {
     let board = setup.board();
     let r = setup.physics().disc_radius;
     let r15 = board.fifteen_line_radius - 0.5 * board.line_width - r;
@@ -356,7 +361,7 @@ pub fn fifteen_points(setup: &Setup<'_>) -> Vec<DVec2> {
 /// speed, one entry per aim: the candidate's index, `None` where the flick is illegal;
 /// no rows if `grid` is false).
 pub fn coarse(
-    setup: &Setup<'_>,
+    setup: &Setup,
     space: &Space,
     grid: bool,
 ) -> (Vec<Candidate>, Vec<Vec<Option<usize>>>) {
@@ -425,12 +430,7 @@ pub fn coarse(
 
 /// The neighbours of `parent` in refinement round `round` (see the module
 /// documentation), the parent first.
-pub fn neighbours(
-    setup: &Setup<'_>,
-    space: &Space,
-    parent: &Candidate,
-    round: u32,
-) -> Vec<Candidate> {
+pub fn neighbours(setup: &Setup, space: &Space, parent: &Candidate, round: u32) -> Vec<Candidate> {
     let mut scale = 1.0;
     for _ in 0..round {
         scale *= 0.5;
@@ -534,7 +534,7 @@ pub fn pick(
 /// serially in that order, so nothing depends on the thread count. `None` for a candidate
 /// one of whose samples the engine refused (never for a legal flick).
 pub fn evaluate(
-    setup: &Setup<'_>,
+    setup: &Setup,
     noise: Noise,
     objective: Objective,
     cands: &[Candidate],

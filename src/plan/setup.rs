@@ -1,5 +1,6 @@
-//! A seat about to shoot: the board, the physics, the table (players, rule set, seat), the
-//! discs at rest, and what the rules make of a shot from there. Shared by the planner and
+//! A seat about to shoot, checked: a [`Situation`] (the board, the physics, the table, the
+//! discs at rest, the player's error) under a rule set, and what the rules make of a shot
+//! from there. Shared by the planner and
 //! the game strategies ([`crate::play::Turn`] wraps one), so both judge a flick the same
 //! way: legal where it stands ([`Setup::legal`]), run by the engine, judged by
 //! [`apply_rules`] ([`Setup::judge`]) and valued by the change in the shooter's side's
@@ -9,7 +10,7 @@ use crate::board::Board;
 use crate::disc::Disc;
 use crate::error::InputError;
 use crate::montecarlo::study::position_world;
-use crate::montecarlo::{FlickSampler, Noise, PlayerFlick};
+use crate::montecarlo::{FlickSampler, Noise, PlayerFlick, Situation};
 use crate::params::Physics;
 use crate::rules::scoring::score_difference;
 use crate::rules::{Ruleset, ShotVerdict, apply_rules, board_score, check_placement};
@@ -19,48 +20,41 @@ use crate::world::World;
 /// Lowest speed a planned or strategic flick is given, m/s.
 pub const MIN_SPEED: f64 = 0.05;
 
-/// A seat about to shoot in a position under a rule set (see the module documentation).
+/// A [`Situation`] under a rule set, checked (see the module documentation).
 #[derive(Clone, Debug)]
-pub struct Setup<'a> {
-    board: &'a Board,
-    physics: &'a Physics,
-    players: u8,
+pub struct Setup {
+    situation: Situation,
     ruleset: Ruleset,
-    seat: u8,
     team: u8,
-    discs: &'a [Placed],
     /// The position alone, checked: flicks are checked against it.
     base: World,
     /// `own - other` board score before the shot.
     diff_before: i64,
 }
 
-impl<'a> Setup<'a> {
-    /// Checks the table and the position: `players` 2 or 4 (field `players`), a seat
-    /// somebody sits at (`seat`), every disc on the surface without overlaps
-    /// (`discs[k].pos`, `discs[k].team`), the board and physics (as in a shot file).
-    pub fn new(
-        board: &'a Board,
-        physics: &'a Physics,
-        players: u8,
-        ruleset: Ruleset,
-        seat: u8,
-        discs: &'a [Placed],
-    ) -> Result<Setup<'a>, InputError> {
-        let team = crate::rules::checked_team_of_seat(players, seat)?;
-        let base = position_world(board, physics, discs)?;
-        let before = board_score(board, physics.disc_radius, discs);
+impl Setup {
+    /// Checks the situation: `players` 2 or 4 (field `players`), a seat somebody sits at
+    /// (`seat`), every disc on the surface without overlaps (`discs[k].pos`,
+    /// `discs[k].team`), the board and physics (as in a shot file) and the noise
+    /// ([`Noise::check`]).
+    pub fn new(situation: Situation, ruleset: Ruleset) -> Result<Setup, InputError> {
+        let s = &situation;
+        let team = crate::rules::checked_team_of_seat(s.players, s.seat)?;
+        let base = position_world(&s.board, &s.physics, &s.discs)?;
+        s.noise.check(&s.board, &s.physics)?;
+        let before = board_score(&s.board, s.physics.disc_radius, &s.discs);
         Ok(Setup {
-            board,
-            physics,
-            players,
+            situation,
             ruleset,
-            seat,
             team,
-            discs,
             base,
             diff_before: score_difference(team, before, [0, 0]),
         })
+    }
+
+    /// The situation this seat was checked from.
+    pub fn situation(&self) -> &Situation {
+        &self.situation
     }
 
     /// The position alone (discs at rest), checked: the world every flick is added to.
@@ -76,9 +70,9 @@ impl<'a> Setup<'a> {
         noise: Noise,
     ) -> Result<FlickSampler<'_>, InputError> {
         FlickSampler::new(
-            self.board,
-            self.physics,
-            self.seat,
+            &self.situation.board,
+            &self.situation.physics,
+            self.situation.seat,
             self.team,
             &self.base,
             intended,
@@ -87,18 +81,18 @@ impl<'a> Setup<'a> {
     }
 
     /// The board.
-    pub fn board(&self) -> &'a Board {
-        self.board
+    pub fn board(&self) -> &Board {
+        &self.situation.board
     }
 
     /// The physics.
-    pub fn physics(&self) -> &'a Physics {
-        self.physics
+    pub fn physics(&self) -> &Physics {
+        &self.situation.physics
     }
 
     /// Players at the table.
     pub fn players(&self) -> u8 {
-        self.players
+        self.situation.players
     }
 
     /// The rule set.
@@ -108,7 +102,7 @@ impl<'a> Setup<'a> {
 
     /// The shooter's seat.
     pub fn seat(&self) -> u8 {
-        self.seat
+        self.situation.seat
     }
 
     /// The shooter's team.
@@ -117,8 +111,8 @@ impl<'a> Setup<'a> {
     }
 
     /// The discs at rest (ids `0..n`; the shooter is `n`).
-    pub fn discs(&self) -> &'a [Placed] {
-        self.discs
+    pub fn discs(&self) -> &[Placed] {
+        &self.situation.discs
     }
 
     /// The flick's initial conditions if it is legal here: its numbers pass
@@ -126,18 +120,19 @@ impl<'a> Setup<'a> {
     /// under this rule set, and the engine accepts the disc in the position (no overlap,
     /// speeds within `max_speed`). `None` otherwise.
     pub fn legal(&self, f: &PlayerFlick) -> Option<Flick> {
-        f.check(self.board, self.seat).ok()?;
-        let flick = f.to_flick(self.board, self.seat, self.team);
+        let s = &self.situation;
+        f.check(&s.board, s.seat).ok()?;
+        let flick = f.to_flick(&s.board, s.seat, self.team);
         check_placement(
-            self.board,
-            self.physics.disc_radius,
-            self.seat,
-            self.players,
+            &s.board,
+            s.physics.disc_radius,
+            s.seat,
+            s.players,
             self.ruleset,
             &flick,
         )
         .ok()?;
-        let p = self.physics;
+        let p = &s.physics;
         let disc = Disc::at_rest(flick.team, flick.pos, p.disc_radius, p.disc_mass)
             .flicked(flick.vel, flick.spin);
         self.base.check_disc(&disc, "shooter").ok()?;
@@ -148,7 +143,7 @@ impl<'a> Setup<'a> {
     /// flick (id `n`).
     pub fn shot(&self, flick: Flick) -> Shot {
         Shot {
-            discs: self.discs.to_vec(),
+            discs: self.situation.discs.clone(),
             shooter: flick,
         }
     }
@@ -157,13 +152,14 @@ impl<'a> Setup<'a> {
     /// seat, table and rule set); `None` if the rules refuse the shot (an illegal
     /// placement: never for a flick [`Setup::legal`] accepted).
     pub fn judge(&self, shot: &Shot, outcome: &Outcome) -> Option<ShotVerdict> {
+        let s = &self.situation;
         apply_rules(
-            self.board,
-            self.physics,
+            &s.board,
+            &s.physics,
             shot,
             outcome,
-            self.seat,
-            self.players,
+            s.seat,
+            s.players,
             self.ruleset,
         )
         .ok()
@@ -182,14 +178,14 @@ impl<'a> Setup<'a> {
     /// (uniform deceleration `mu g` from `v` to 0 covers `v^2 / (2 mu g)`), kept within
     /// `[MIN_SPEED, max_speed]`.
     pub fn stopping_speed(&self, d: f64) -> f64 {
-        (2.0 * self.physics.slide_decel() * d)
+        (2.0 * self.situation.physics.slide_decel() * d)
             .sqrt()
             .max(MIN_SPEED)
-            .min(self.physics.max_speed)
+            .min(self.situation.physics.max_speed)
     }
 
     /// The largest `|spin|` the engine accepts: rim speed `|spin| R` at most `max_speed`.
     pub fn spin_limit(&self) -> f64 {
-        self.physics.max_speed / self.physics.disc_radius
+        self.situation.physics.max_speed / self.situation.physics.disc_radius
     }
 }

@@ -60,6 +60,6 @@ pub use seat::{
     checked_team_of_seat, next_seat, seat_in_play, seats_in_play, team_of_seat, valid_players,
 };
 pub use verdict::{
-    BoardDisc, Contacts, RemovalReason, Removed, Rule, ShotVerdict, Twenty, apply_rules, contacts,
-    judge_shot,
+    BoardDisc, Contacts, Fate, RemovalReason, Removed, Rule, ShotVerdict, Twenty, apply_rules,
+    contacts, judge_shot,
 };

@@ -135,7 +135,44 @@ pub struct ShotVerdict {
     pub position: Vec<BoardDisc>,
 }
 
+/// Where a disc of a judged shot ends up after the rules ([`ShotVerdict::fate_of`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fate {
+    /// Still on the board: in the verdict's `position`.
+    Board,
+    /// Set aside as a 20: in the verdict's `twenties`.
+    Hole,
+    /// Went over the edge: removed with reason `ditch`.
+    Ditch,
+    /// Taken off by a rule (or for resting on or beyond the shooting line).
+    Removed,
+}
+
+impl Fate {
+    /// The name used in outcome files: `board`, `hole`, `ditch` or `removed`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Fate::Board => "board",
+            Fate::Hole => "hole",
+            Fate::Ditch => "ditch",
+            Fate::Removed => "removed",
+        }
+    }
+}
+
 impl ShotVerdict {
+    /// Where disc `id` (of the shot's outcome) ends up after the rules.
+    pub fn fate_of(&self, id: DiscId) -> Fate {
+        if self.twenties.iter().any(|t| t.id == id) {
+            return Fate::Hole;
+        }
+        match self.removed.iter().find(|r| r.id == id) {
+            Some(r) if r.reason == RemovalReason::Ditch => Fate::Ditch,
+            Some(_) => Fate::Removed,
+            None => Fate::Board,
+        }
+    }
+
     /// The discs on the board after the shot, as the discs at rest of the next shot (ids
     /// renumbered `0..` in this order).
     pub fn remaining(&self) -> Vec<Placed> {

@@ -4,8 +4,8 @@
 use crate::batch::run_batch;
 use crate::board::Board;
 use crate::error::InputError;
-use crate::montecarlo::PlayerFlick;
 use crate::montecarlo::flick::{max_offset, start_position};
+use crate::montecarlo::{Noise, PlayerFlick, Situation};
 use crate::params::Physics;
 use crate::plan::Setup;
 use crate::plan::setup::MIN_SPEED;
@@ -67,7 +67,7 @@ pub struct Turn<'a> {
     seed: u64,
     /// The seat about to shoot in the game's position (board, physics, seat, team):
     /// legality and judging.
-    setup: Setup<'a>,
+    setup: Setup,
 }
 
 impl<'a> Turn<'a> {
@@ -85,24 +85,25 @@ impl<'a> Turn<'a> {
             seat,
             players: game.players(),
         })?;
-        let setup = Setup::new(
-            board,
-            physics,
-            game.players(),
-            game.ruleset(),
+        let situation = Situation {
+            board: board.clone(),
+            physics: physics.clone(),
+            players: game.players(),
             seat,
-            game.position(),
-        )?;
+            discs: game.position().to_vec(),
+            noise: Noise::NONE,
+        };
+        let setup = Setup::new(situation, game.ruleset())?;
         Ok(Turn { game, seed, setup })
     }
 
     /// The board.
-    pub fn board(&self) -> &'a Board {
+    pub fn board(&self) -> &Board {
         self.setup.board()
     }
 
     /// The physics.
-    pub fn physics(&self) -> &'a Physics {
+    pub fn physics(&self) -> &Physics {
         self.setup.physics()
     }
 
@@ -133,7 +134,7 @@ impl<'a> Turn<'a> {
 
     /// The seat about to shoot in the game's position ([`Setup`]): what the planner
     /// works with.
-    pub fn setup(&self) -> &Setup<'a> {
+    pub fn setup(&self) -> &Setup {
         &self.setup
     }
 
