@@ -1,5 +1,5 @@
 //! Criterion benches of the physics core: one step in which nothing can happen, one opening
-//! shot, one crowded shot, and whole batches shaped like the benchmark files of
+//! shot, one crowded shot, one shot into a dense cluster of 28, 75 and 150 touching discs, and whole batches shaped like the benchmark files of
 //! docs/shot-file.md (the fixtures in `fixtures/`, so they run on any clone), serially on one thread and on a rayon pool.
 //! Figures are simulation only: the shot file is parsed and validated outside the timing.
 
@@ -74,6 +74,23 @@ fn benches(c: &mut Criterion) {
         });
         g.finish();
     }
+
+    // Dense clusters of touching discs struck at 10 m/s (`crokinole::scenes::hex_cluster`,
+    // the scene of tests/physics_clusters.rs): one whole shot each.
+    let mut g = c.benchmark_group("cluster");
+    g.sample_size(10);
+    for n in [28, 75, 150] {
+        let (b, p, shot) = crokinole::scenes::hex_cluster(n, 10.0);
+        let w = shot.world(&b, &p).unwrap();
+        g.bench_function(format!("hex_{n}_at_10_m_s"), |bch| {
+            bch.iter_batched(
+                || w.clone(),
+                |w| black_box(outcome_of(w)),
+                BatchSize::SmallInput,
+            )
+        });
+    }
+    g.finish();
 }
 
 criterion_group!(engine, benches);

@@ -46,6 +46,18 @@
 //!   the normal and tangent at the contact point: linear momentum of disc pairs and each
 //!   disc's angular momentum about its contact points are kept as for a single impact.
 //! - One contact alone is exactly the two-body impulse of `response.rs`, bit for bit.
+//!
+//! **Closure.** In a dense cluster struck hard (dozens of discs packed touching), the rounds
+//! at one instant can go on for thousands: each round's restitution makes neighbouring
+//! contacts approach, and the waves cross and recross the cluster. After `CLOSURE_ROUNDS`
+//! rounds at the same instant, the instant is closed: every contact touching (approaching
+//! or not) in the clusters the moving discs touch, reached by walking touching contacts
+//! from them, is solved as one group with restitution 0 (Moreau's compression alone, then
+//! friction within `mu lam`). Compression leaves no contact of the cluster approaching, so
+//! the instant ends there. Momentum is kept as in every group, and energy only falls (a
+//! plastic solve dissipates `|v_c - v0|_M^2 / 2`): the closure is the perfectly plastic
+//! limit of the remaining multi-impact, the usual end of a multiple-impact cascade in
+//! granular packings, and a row short enough to finish within the rounds never meets it.
 
 use crate::disc::{Disc, DiscId, DiscState};
 use crate::step::event::EventKind;
@@ -63,6 +75,11 @@ const SWEEP_TOL: f64 = 0.01 * APPROACH_EPS;
 /// short leaves contacts approaching by a hair, which the next round takes up.
 const MAX_SWEEPS: u32 = 500;
 
+/// Rounds at one instant after which the rest of the instant is closed in one plastic
+/// solve over the whole touching cluster (module doc, "Closure"). Far more than a row of
+/// touching discs on a board needs (Newton's cradle of `n` discs takes `n - 1` rounds).
+pub(crate) const CLOSURE_ROUNDS: u32 = 64;
+
 impl World {
     /// Resolves the impact `first` (found by the event search at absolute time `now`; it was
     /// `touching` already if found at zero distance) in one round with every other contact
@@ -76,7 +93,17 @@ impl World {
         rem: f64,
     ) {
         let mut g = std::mem::take(&mut self.group);
-        self.gather(first, &mut g);
+        if now == g.instant {
+            g.rounds += 1;
+        } else {
+            (g.instant, g.rounds) = (now, 1);
+        }
+        let closing = g.rounds > CLOSURE_ROUNDS;
+        if closing {
+            self.gather_cluster(first, &mut g);
+        } else {
+            self.gather(first, &mut g);
+        }
         self.split_into_groups(&mut g);
         g.before.clear();
         g.before.extend(
@@ -87,7 +114,12 @@ impl World {
         let mut start = 0;
         for k in 0..g.ends.len() {
             let end = g.ends[k];
-            if end - start == 1 {
+            if closing {
+                for c in &mut g.contacts[start..end] {
+                    c.e = 0.0;
+                }
+                self.solve_group(&mut g, start, end);
+            } else if end - start == 1 {
                 let c = &mut g.contacts[start];
                 c.lam = self.resolve_single(c.ev);
             } else {
@@ -181,6 +213,64 @@ impl World {
         if !g.contacts.iter().any(|c| c.ev == first) {
             g.contacts.push(self.contact(first));
         }
+        for c in &g.contacts {
+            let (a, b) = c.ev.discs();
+            g.discs.push(a);
+            g.discs.extend(b);
+        }
+        g.discs.sort_unstable();
+        g.discs.dedup();
+        g.contacts
+            .sort_by(|x, y| self.place_key(x.ev).cmp_key(self.place_key(y.ev)));
+        g.discs
+            .sort_by(|&x, &y| Key(self.discs[x].pos).cmp_key(Key(self.discs[y].pos)));
+    }
+
+    /// Collects the closure's round (module doc, "Closure"): every contact touching now,
+    /// approaching or not, among the discs reached from the moving ones by walking touching
+    /// contacts (resting discs included), plus `first`. Orders as [`World::gather`] does.
+    fn gather_cluster(&self, first: StepEvent, g: &mut GroupScratch) {
+        g.contacts.clear();
+        g.discs.clear();
+        g.reached.clear();
+        g.reached.resize(self.discs.len(), false);
+        // `g.discs` doubles as the walk's queue: discs are appended as they are reached.
+        for &i in &self.moving {
+            g.reached[i] = true;
+            g.discs.push(i);
+        }
+        let skin = CONTACT_SKIN;
+        let mut next = 0;
+        while next < g.discs.len() {
+            let i = g.discs[next];
+            next += 1;
+            let d = &self.discs[i];
+            for (p, &c) in self.board.pegs.iter().enumerate() {
+                if touching(d, c, self.board.peg_radius, skin) {
+                    g.contacts.push(self.contact(StepEvent::Peg(i, p)));
+                }
+            }
+            for (j, o) in self.discs.iter().enumerate() {
+                if j == i || !o.on_board() || !touching(d, o.pos, o.radius, skin) {
+                    continue;
+                }
+                // Each pair once: from the disc reached first (ties: the smaller id).
+                if !g.reached[j] {
+                    g.reached[j] = true;
+                    g.discs.push(j);
+                    g.contacts
+                        .push(self.contact(StepEvent::Disc(i.min(j), i.max(j))));
+                } else if g.discs[next..].contains(&j) {
+                    g.contacts
+                        .push(self.contact(StepEvent::Disc(i.min(j), i.max(j))));
+                }
+            }
+        }
+        if !g.contacts.iter().any(|c| c.ev == first) {
+            g.contacts.push(self.contact(first));
+        }
+        // Only discs with a contact take part; place order, as in `gather`.
+        g.discs.clear();
         for c in &g.contacts {
             let (a, b) = c.ev.discs();
             g.discs.push(a);
@@ -479,6 +569,12 @@ fn touching_and_approaching(d: &Disc, c: DVec2, r: f64, v: DVec2, skin: f64) -> 
     }
     let dist = dist2.sqrt();
     dist - d.radius - r <= skin && (v - d.vel).dot(p) < -APPROACH_EPS * dist
+}
+
+/// Whether disc `d` and a circle (centre `c`, radius `r`) touch within the skin.
+fn touching(d: &Disc, c: DVec2, r: f64, skin: f64) -> bool {
+    let reach = d.radius + r + skin;
+    (c - d.pos).length_squared() <= reach * reach
 }
 
 /// The root of `i`'s set in a union-find forest (with path halving).

@@ -127,4 +127,11 @@ pub(crate) struct GroupScratch {
     pub(crate) v_c: Vec<DVec2>,
     /// Union-find parents by disc id, to split the round into groups.
     pub(crate) parent: Vec<DiscId>,
+    /// The instant (absolute time) of the last round, and how many rounds it has had:
+    /// past `contact::CLOSURE_ROUNDS` the instant is closed in one plastic solve.
+    pub(crate) instant: f64,
+    /// Rounds at `instant` so far.
+    pub(crate) rounds: u32,
+    /// Discs reached by the closure's walk over touching contacts, by disc id.
+    pub(crate) reached: Vec<bool>,
 }
