@@ -36,12 +36,47 @@ impl InputError {
     }
 }
 
+/// Longest field path an error message shows; a longer one keeps its start and end.
+pub const MAX_FIELD_CHARS: usize = 120;
+/// Longest problem an error message shows (a problem quoting a huge key or value keeps its
+/// start and end).
+pub const MAX_PROBLEM_CHARS: usize = 400;
+
 impl fmt::Display for InputError {
+    /// `shot K: field `F`: P`, with `F` and `P` elided in the middle when longer than
+    /// [`MAX_FIELD_CHARS`] and [`MAX_PROBLEM_CHARS`], so one message stays one short line
+    /// whatever the input.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let field = elide(&self.field, MAX_FIELD_CHARS);
+        let problem = elide(&self.problem, MAX_PROBLEM_CHARS);
         match self.shot {
-            Some(i) => write!(f, "shot {i}: field `{}`: {}", self.field, self.problem),
-            None => write!(f, "field `{}`: {}", self.field, self.problem),
+            Some(i) => write!(f, "shot {i}: field `{field}`: {problem}"),
+            None => write!(f, "field `{field}`: {problem}"),
         }
+    }
+}
+
+/// `s` if it has at most `max` characters, else its first and last `max / 2` characters
+/// around ` ... (N characters) ... `.
+pub fn elide(s: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    let n = s.chars().count();
+    if n <= max {
+        return s.into();
+    }
+    let half = max / 2;
+    let head: String = s.chars().take(half).collect();
+    let tail: String = s.chars().skip(n - half).collect();
+    format!("{head} ... ({n} characters) ... {tail}").into()
+}
+
+/// A number as an error message shows it: plain when that is short (`0.25`, `12`), in
+/// scientific notation otherwise (`1e300`, `5e-324`), never hundreds of digits.
+pub fn num(x: f64) -> String {
+    let a = x.abs();
+    if x == 0.0 || !x.is_finite() || (1e-4..1e6).contains(&a) {
+        format!("{x}")
+    } else {
+        format!("{x:e}")
     }
 }
 

@@ -4,6 +4,7 @@
 use crate::board::Board;
 use crate::disc::{Disc, DiscId};
 use crate::error::InputError;
+use crate::limits::Limit;
 use crate::params::Physics;
 use crate::step::event::Event;
 use crate::world::World;
@@ -53,8 +54,14 @@ pub struct Outcome {
     /// Seconds until every disc was at rest (exact, not rounded to the step), or the clock
     /// at the cut-off.
     pub time: f64,
-    /// Whether `max_time` stopped the shot with discs still moving.
+    /// Whether the shot ended before every disc came to rest: `max_time` or a work bound
+    /// stopped it ([`Outcome::limit`] says which).
     pub cut_off: bool,
+    /// What ended the shot early, if anything did (`None` exactly when `cut_off` is false).
+    pub limit: Option<Limit>,
+    /// Steps that reached `physics.max_events_per_step` and finished without looking for
+    /// further contacts (0 in any ordinary shot).
+    pub capped_steps: u64,
 }
 
 impl Shot {
@@ -104,6 +111,9 @@ pub fn outcome_of(mut world: World) -> Outcome {
 /// still moving (`cut_off`). The world ends here: its logs move into the outcome, no copy.
 pub(crate) fn finished(mut world: World) -> Outcome {
     let rested = world.is_at_rest();
+    let limit = world
+        .stopped_by()
+        .or(if rested { None } else { Some(Limit::MaxTime) });
     Outcome {
         time: if rested {
             world.settle_time()
@@ -111,7 +121,9 @@ pub(crate) fn finished(mut world: World) -> Outcome {
             world.time()
         },
         steps: world.steps(),
-        cut_off: !rested,
+        cut_off: limit.is_some(),
+        limit,
+        capped_steps: world.capped_steps(),
         events: std::mem::take(&mut world.events),
         discs: std::mem::take(&mut world.discs),
     }

@@ -22,6 +22,7 @@
 use crate::board::Board;
 use crate::disc::{Disc, DiscId, DiscState};
 use crate::error::InputError;
+use crate::limits::MAX_TRACE_POINTS;
 use crate::params::Physics;
 use crate::shot::{Outcome, Shot, finished};
 use crate::step::event::{Event, EventKind};
@@ -58,7 +59,9 @@ pub struct TracedEvent {
 /// A shot's trace: the start, sampled frames, the events with their places, the outcome.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Trace {
-    /// A frame is taken every `every` fixed steps (and after the last step).
+    /// A frame is taken every `every` fixed steps (and after the last step): the interval
+    /// asked for, doubled as often as needed to keep the trace within
+    /// [`MAX_TRACE_POINTS`](crate::limits::MAX_TRACE_POINTS) disc positions.
     pub every: u32,
     /// The fixed step, s.
     pub dt: f64,
@@ -111,17 +114,24 @@ pub fn trace_batch(
 /// Runs `world` to rest (or `max_time`) with [`World::step`] and records its trace, a frame
 /// every `every` steps (`every` 0 counts as 1). The world should not have stepped yet.
 pub fn trace_world(mut world: World, every: u32) -> Trace {
-    let every = every.max(1);
+    let mut every = every.max(1);
+    let mut points = 0usize;
     let start = world.discs().to_vec();
     let mut last: Vec<DVec2> = start.iter().map(|d| d.pos).collect();
     let mut frames = Vec::new();
     world.event_centres = Some(Vec::new());
     // The loop of `World::run` (`run` glides over quiet steps with the same arithmetic).
     let max_steps = (world.physics.max_time / world.physics.dt).ceil() as u64;
-    while !world.is_at_rest() && world.steps() < max_steps {
+    while !world.is_over() && world.steps() < max_steps {
         world.step();
         if world.steps().is_multiple_of(u64::from(every)) || world.is_at_rest() {
-            frames.push(frame(&world, &mut last));
+            let f = frame(&world, &mut last);
+            points += f.discs.len();
+            frames.push(f);
+            if points > MAX_TRACE_POINTS && frames.len() > 1 {
+                every = every.saturating_mul(2);
+                points = thin(&mut frames, u64::from(every));
+            }
         }
     }
     if world.steps() > 0 && frames.last().is_none_or(|f| f.step != world.steps()) {
@@ -152,6 +162,49 @@ pub fn trace_world(mut world: World, every: u32) -> Trace {
 }
 
 /// The frame at the world's clock: discs whose centre differs (bitwise) from `last`.
+/// Keeps the frames at multiples of `every` steps and the last one, folding each dropped
+/// frame into the next kept one (a later centre replaces an earlier one, ids stay in
+/// order), so every disc still ends each kept frame where it was. Returns the points kept.
+fn thin(frames: &mut Vec<Frame>, every: u64) -> usize {
+    let n = frames.len();
+    let mut kept = Vec::with_capacity(n / 2 + 1);
+    let mut pending: Vec<(DiscId, DVec2, DiscState)> = Vec::new();
+    for (k, f) in std::mem::take(frames).into_iter().enumerate() {
+        let merged = merge_by_id(std::mem::take(&mut pending), f.discs);
+        if f.step.is_multiple_of(every) || k + 1 == n {
+            kept.push(Frame { discs: merged, ..f });
+        } else {
+            pending = merged;
+        }
+    }
+    *frames = kept;
+    frames.iter().map(|f| f.discs.len()).sum()
+}
+
+/// The union of two id-ordered lists of disc centres, `later`'s entry winning a shared id.
+fn merge_by_id(
+    earlier: Vec<(DiscId, DVec2, DiscState)>,
+    later: Vec<(DiscId, DVec2, DiscState)>,
+) -> Vec<(DiscId, DVec2, DiscState)> {
+    if earlier.is_empty() {
+        return later;
+    }
+    let mut out = Vec::with_capacity(earlier.len() + later.len());
+    let (mut a, mut b) = (earlier.into_iter().peekable(), later.into_iter().peekable());
+    loop {
+        match (a.peek(), b.peek()) {
+            (Some(x), Some(y)) if x.0 < y.0 => out.extend(a.next()),
+            (Some(x), Some(y)) if x.0 == y.0 => {
+                a.next();
+                out.extend(b.next());
+            }
+            (_, Some(_)) => out.extend(b.next()),
+            (Some(_), None) => out.extend(a.next()),
+            (None, None) => return out,
+        }
+    }
+}
+
 fn frame(world: &World, last: &mut [DVec2]) -> Frame {
     let mut discs = Vec::new();
     for (i, d) in world.discs().iter().enumerate() {

@@ -3,15 +3,14 @@
 
 use crate::board::Board;
 use crate::disc::Disc;
-use crate::error::InputError;
+use crate::error::{InputError, num};
 use crate::params::Physics;
 
 /// How far apart two circles may overlap in input and still count as touching, m.
 /// Discs laid in a touching row by arithmetic land within rounding of each other.
 pub const PLACEMENT_TOLERANCE: f64 = 1e-9;
 
-/// Most fixed steps one shot may take (`max_time / dt`), so no input can run for days.
-pub const MAX_STEPS: f64 = 1e9;
+pub use crate::limits::MAX_STEPS;
 
 fn finite(field: &str, x: f64) -> Result<(), InputError> {
     if x.is_finite() {
@@ -19,7 +18,7 @@ fn finite(field: &str, x: f64) -> Result<(), InputError> {
     } else {
         Err(InputError::new(
             field,
-            format!("must be a finite number, got {x}"),
+            format!("must be a finite number, got {}", num(x)),
         ))
     }
 }
@@ -29,21 +28,45 @@ fn positive(field: &str, x: f64) -> Result<(), InputError> {
     if x > 0.0 {
         Ok(())
     } else {
-        Err(InputError::new(field, format!("must be positive, got {x}")))
+        Err(InputError::new(
+            field,
+            format!("must be positive, got {}", num(x)),
+        ))
     }
 }
 
-fn non_negative(field: &str, x: f64) -> Result<(), InputError> {
+/// `x` within `[lo, hi]`: the physical range in which the engine's arithmetic stays exact
+/// enough (no underflow of inertias or impulses, no overflow of squared lengths).
+fn in_range(field: &str, x: f64, lo: f64, hi: f64, unit: &str) -> Result<(), InputError> {
     finite(field, x)?;
-    if x >= 0.0 {
+    if (lo..=hi).contains(&x) {
         Ok(())
     } else {
         Err(InputError::new(
             field,
-            format!("must not be negative, got {x}"),
+            format!(
+                "must lie in [{}, {}]{unit}, got {}",
+                num(lo),
+                num(hi),
+                num(x)
+            ),
         ))
     }
 }
+
+/// Shortest and longest length the engine accepts (board radii, line width, peg and disc
+/// radii, peg centres), m.
+pub const LENGTH_RANGE: (f64, f64) = (1e-4, 1e3);
+/// Lightest and heaviest disc, kg.
+pub const MASS_RANGE: (f64, f64) = (1e-6, 1e6);
+/// Weakest and strongest gravity, m/s^2.
+pub const GRAVITY_RANGE: (f64, f64) = (1e-3, 1e3);
+/// Largest friction coefficient.
+pub const MAX_FRICTION: f64 = 10.0;
+/// Shortest and longest fixed step, s.
+pub const DT_RANGE: (f64, f64) = (1e-7, 1.0);
+/// Largest `max_speed`, m/s.
+pub const MAX_MAX_SPEED: f64 = 1e3;
 
 /// Radii positive, finite and nested (hole < 15 line < 10 line < shooting line < surface);
 /// pegs finite.
@@ -55,8 +78,9 @@ pub fn check_board(b: &Board) -> Result<(), InputError> {
         ("board.shooting_line_radius", b.shooting_line_radius),
         ("board.surface_radius", b.surface_radius),
     ];
+    let (lo, hi) = LENGTH_RANGE;
     for (field, r) in radii {
-        positive(field, r)?;
+        in_range(field, r, lo, hi, " m")?;
     }
     for w in radii.windows(2) {
         if w[0].1 >= w[1].1 {
@@ -66,23 +90,39 @@ pub fn check_board(b: &Board) -> Result<(), InputError> {
             ));
         }
     }
-    non_negative("board.line_width", b.line_width)?;
-    positive("board.peg_radius", b.peg_radius)?;
+    in_range("board.line_width", b.line_width, 0.0, hi, " m")?;
+    in_range("board.peg_radius", b.peg_radius, lo, hi, " m")?;
     for (k, p) in b.pegs.iter().enumerate() {
         let field = format!("board.pegs[{k}]");
-        finite(&field, p.x)?;
-        finite(&field, p.y)?;
+        in_range(&field, p.x, -hi, hi, " m")?;
+        in_range(&field, p.y, -hi, hi, " m")?;
     }
     Ok(())
 }
 
 /// Coefficients in range, step and limits positive.
 pub fn check_physics(p: &Physics) -> Result<(), InputError> {
-    positive("physics.disc_radius", p.disc_radius)?;
-    positive("physics.disc_mass", p.disc_mass)?;
-    non_negative("physics.board_friction", p.board_friction)?;
-    non_negative("physics.disc_friction", p.disc_friction)?;
-    non_negative("physics.peg_friction", p.peg_friction)?;
+    in_range(
+        "physics.disc_radius",
+        p.disc_radius,
+        LENGTH_RANGE.0,
+        LENGTH_RANGE.1,
+        " m",
+    )?;
+    in_range(
+        "physics.disc_mass",
+        p.disc_mass,
+        MASS_RANGE.0,
+        MASS_RANGE.1,
+        " kg",
+    )?;
+    for (field, mu) in [
+        ("physics.board_friction", p.board_friction),
+        ("physics.disc_friction", p.disc_friction),
+        ("physics.peg_friction", p.peg_friction),
+    ] {
+        in_range(field, mu, 0.0, MAX_FRICTION, "")?;
+    }
     for (field, e) in [
         ("physics.disc_restitution", p.disc_restitution),
         ("physics.peg_restitution", p.peg_restitution),
@@ -91,12 +131,18 @@ pub fn check_physics(p: &Physics) -> Result<(), InputError> {
         if !(0.0..=1.0).contains(&e) {
             return Err(InputError::new(
                 field,
-                format!("must lie in [0, 1], got {e}"),
+                format!("must lie in [0, 1], got {}", num(e)),
             ));
         }
     }
-    positive("physics.gravity", p.gravity)?;
-    positive("physics.dt", p.dt)?;
+    in_range(
+        "physics.gravity",
+        p.gravity,
+        GRAVITY_RANGE.0,
+        GRAVITY_RANGE.1,
+        " m/s^2",
+    )?;
+    in_range("physics.dt", p.dt, DT_RANGE.0, DT_RANGE.1, " s")?;
     positive("physics.max_time", p.max_time)?;
     if p.max_time / p.dt > MAX_STEPS {
         return Err(InputError::new(
@@ -108,6 +154,7 @@ pub fn check_physics(p: &Physics) -> Result<(), InputError> {
         ));
     }
     positive("physics.max_speed", p.max_speed)?;
+    in_range("physics.max_speed", p.max_speed, 0.0, MAX_MAX_SPEED, " m/s")?;
     if p.max_events_per_step == 0 {
         return Err(InputError::new(
             "physics.max_events_per_step",

@@ -5,6 +5,7 @@
 use crate::board::Board;
 use crate::disc::{Disc, DiscId, DiscState};
 use crate::error::InputError;
+use crate::limits::{Limit, MAX_DISCS};
 use crate::params::Physics;
 use crate::step::event::Event;
 use crate::step::state::{Anchor, GroupScratch, Motion, StepEvent};
@@ -33,6 +34,9 @@ pub struct World {
     pub(crate) settle_time: f64,
     /// Steps that hit `max_events_per_step` and finished without further contacts.
     pub(crate) capped_steps: u64,
+    /// The work bound that ended the shot, if one did (`crate::limits`): from then on a
+    /// step only counts the clock.
+    pub(crate) stopped_by: Option<Limit>,
     /// Scratch: reach of each moving disc over the current window (index as `moving`).
     pub(crate) reach: Vec<f64>,
     /// Scratch: pairs seen touching during the current step (pressed-contact candidates).
@@ -66,6 +70,7 @@ impl World {
             quiet_until: 0,
             settle_time: 0.0,
             capped_steps: 0,
+            stopped_by: None,
             reach: Vec::new(),
             touching: Vec::new(),
             group: Default::default(),
@@ -95,6 +100,12 @@ impl World {
         mut disc: Disc,
         field: &dyn Fn() -> String,
     ) -> Result<DiscId, InputError> {
+        if self.discs.len() >= MAX_DISCS {
+            return Err(InputError::new(
+                field(),
+                format!("a world holds at most {MAX_DISCS} discs (crokinole::limits::MAX_DISCS)"),
+            ));
+        }
         crate::validate::check_disc_lazy(&self.board, &self.physics, &self.discs, &disc, field)?;
         disc.state = if disc.vel == DVec2::ZERO && disc.spin == 0.0 {
             DiscState::Rest
@@ -175,8 +186,20 @@ impl World {
         self.capped_steps
     }
 
-    /// Steps until every disc rests or the clock reaches `max_time`. Returns `true` if
-    /// everything came to rest, `false` if the shot was cut off.
+    /// The work bound that ended the shot early ([`Limit::Events`]), if one did; `None`
+    /// while the shot runs, and for a shot that `max_time` cut off.
+    pub fn stopped_by(&self) -> Option<Limit> {
+        self.stopped_by
+    }
+
+    /// Whether the shot is over: every disc rests, or a work bound stopped it.
+    pub fn is_over(&self) -> bool {
+        self.moving.is_empty() || self.stopped_by.is_some()
+    }
+
+    /// Steps until every disc rests, the clock reaches `max_time` or a work bound
+    /// ([`World::stopped_by`]) ends the shot. Returns `true` if everything came to rest,
+    /// `false` if the shot was cut off.
     ///
     /// Bit-identical to calling [`World::step`] in a loop: it proves runs of quiet steps
     /// at the same boundaries as `step` does, and takes each run in one `World::glide`,
@@ -185,7 +208,7 @@ impl World {
     /// disc is stepped one step at a time).
     pub fn run(&mut self) -> bool {
         let max_steps = (self.physics.max_time / self.physics.dt).ceil() as u64;
-        while !self.moving.is_empty() && self.steps < max_steps {
+        while !self.is_over() && self.steps < max_steps {
             if self.steps >= self.quiet_until {
                 self.prove_quiet();
             }

@@ -6,7 +6,7 @@
 //!
 //! | layer | files |
 //! |---|---|
-//! | 0 core | `board`, `disc`, `params`, `world`, `step/`, `shot`, `batch`, `trace`, `validate`, `error` |
+//! | 0 core | `board`, `disc`, `params`, `world`, `step/`, `shot`, `batch`, `trace`, `validate`, `error`, `limits`, `scenes` |
 //! | 1 table | `rules/` (seats, teams, quadrants, placement, verdicts, scoring, the game) |
 //! | 2 model | `detmath`, `situation`, `noise`, `stats`, `montecarlo/`, `plan/`, `play/` |
 //! | 3 json | `io/` (every JSON reader and writer), `render/` |
@@ -41,6 +41,8 @@ const LAYER_OF: &[(&str, usize)] = &[
     ("trace", 0),
     ("validate", 0),
     ("error", 0),
+    ("limits", 0),
+    ("scenes", 0),
     ("rules", 1),
     ("detmath", 2),
     ("situation", 2),

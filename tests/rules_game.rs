@@ -87,6 +87,8 @@ fn play(game: &mut Game, fate: Fate) -> ShotRecord {
         steps: 0,
         time: 0.0,
         cut_off: false,
+        limit: None,
+        capped_steps: 0,
     };
     game.play_outcome(seat, f, &out, &board(), &physics())
         .unwrap()

@@ -95,6 +95,8 @@ fn outcome(discs: Vec<Disc>, events: Vec<Event>) -> Outcome {
         steps: 0,
         time: 0.0,
         cut_off: false,
+        limit: None,
+        capped_steps: 0,
     }
 }
 

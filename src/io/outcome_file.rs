@@ -4,6 +4,7 @@
 
 use super::trace_json::TraceJson;
 use crate::disc::{Disc, DiscState};
+use crate::limits::Limit;
 use crate::shot::Outcome;
 use crate::step::event::{Event, EventKind};
 use crate::trace::Trace;
@@ -58,13 +59,16 @@ impl Serialize for EventJson<'_> {
     }
 }
 
-/// `{"discs", "events", "steps", "time"[, "cut_off": true][, "trace"]}`.
+/// `{"discs", "events", "steps", "time"[, "cut_off": true, "limit"][, "capped_steps"][, "trace"]}`.
 struct OutcomeJson<'a>(&'a Outcome, Option<&'a Trace>);
 
 impl Serialize for OutcomeJson<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let o = self.0;
-        let fields = 4 + usize::from(o.cut_off) + usize::from(self.1.is_some());
+        let fields = 4
+            + 2 * usize::from(o.cut_off)
+            + usize::from(o.capped_steps > 0)
+            + usize::from(self.1.is_some());
         let mut m = s.serialize_struct("Outcome", fields)?;
         m.serialize_field("discs", &Seq(&o.discs, DiscJson))?;
         m.serialize_field("events", &Seq(&o.events, EventJson))?;
@@ -72,6 +76,10 @@ impl Serialize for OutcomeJson<'_> {
         m.serialize_field("time", &o.time)?;
         if o.cut_off {
             m.serialize_field("cut_off", &true)?;
+            m.serialize_field("limit", o.limit.map_or("max_time", Limit::name))?;
+        }
+        if o.capped_steps > 0 {
+            m.serialize_field("capped_steps", &o.capped_steps)?;
         }
         if let Some(trace) = self.1 {
             m.serialize_field("trace", &TraceJson(trace))?;
@@ -90,7 +98,7 @@ impl<T, W: Serialize> Serialize for Seq<'_, T, W> {
 }
 
 /// Serializes one outcome exactly as in the outcome file (`{"discs", "events", "steps",
-/// "time"[, "cut_off": true]}`), for other documents that embed outcomes (the game log of
+/// "time"[, "cut_off": true, "limit"][, "capped_steps"]}`), for other documents that embed outcomes (the game log of
 /// `crokinole play`).
 pub fn serialize_outcome<S: Serializer>(o: &Outcome, s: S) -> Result<S::Ok, S::Error> {
     OutcomeJson(o, None).serialize(s)
@@ -177,6 +185,8 @@ mod tests {
             steps: 7,
             time: 0.1,
             cut_off: false,
+            limit: None,
+            capped_steps: 0,
         };
         let cut = Outcome {
             discs: vec![],
@@ -184,6 +194,8 @@ mod tests {
             steps: 1,
             time: 20.0,
             cut_off: true,
+            limit: Some(Limit::MaxTime),
+            capped_steps: 0,
         };
         assert_eq!(
             outcomes_to_string(&[o, cut]),
@@ -193,7 +205,7 @@ mod tests {
                 r#"{"t":0.25,"kind":"disc","a":0,"b":1},{"t":0.5,"kind":"peg","a":1,"peg":3},"#,
                 r#"{"t":0.75,"kind":"hole","a":1},{"t":1.0,"kind":"ditch","a":0}],"#,
                 r#""steps":7,"time":0.1},"#,
-                r#"{"discs":[],"events":[],"steps":1,"time":20.0,"cut_off":true}]}"#,
+                r#"{"discs":[],"events":[],"steps":1,"time":20.0,"cut_off":true,"limit":"max_time"}]}"#,
                 "\n"
             )
         );

@@ -26,7 +26,7 @@ use std::collections::BTreeMap;
 /// The `format` key of a shard state file.
 pub const STATE_FORMAT: &str = "crokinole-montecarlo-state";
 /// The `version` of the shard state format written and read here.
-pub const STATE_VERSION: u32 = 2;
+pub const STATE_VERSION: u32 = 3;
 
 situation_file! {
     /// The study file: the situation ([`crate::montecarlo::Situation`]), the flick and the
@@ -221,6 +221,10 @@ struct StateJson<'a> {
     /// round trip bit for bit.
     #[serde(borrow)]
     positions: &'a RawValue,
+    /// FNV-1a of the state written without this key, 16 hex digits: a state edited by
+    /// hand is refused even when its counts still add up.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    checksum: Option<String>,
 }
 
 impl Serialize for Obj<ClassCounts> {
@@ -237,6 +241,12 @@ pub fn engine_version() -> String {
 /// The shard state file of a complete tally (what `crokinole montecarlo --shard` prints):
 /// everything [`Tally::merge`] needs, integers and positions, laid out like the summary.
 pub fn state_json(t: &Tally) -> String {
+    let body = state_body(t, None);
+    state_body(t, Some(format!("{:016x}", fnv1a(body.as_bytes()))))
+}
+
+/// The state file of `t`, with `checksum` as its last key when given.
+fn state_body(t: &Tally, checksum: Option<String>) -> String {
     let c = |k: usize| t.classes[k];
     let positions =
         serde_json::to_string(&t.positions.iter().map(|p| p.to_array()).collect::<Vec<_>>())
@@ -265,6 +275,7 @@ pub fn state_json(t: &Tally) -> String {
         cut_off: t.cut_off,
         positions_cap: POSITIONS_CAP,
         positions: &positions,
+        checksum,
     };
     // The positions are written as their compact JSON, verbatim.
     to_json(&state, Style::TwoLevels)
@@ -408,7 +419,22 @@ pub fn parse_state(text: &str) -> Result<Tally, InputError> {
         positions: parse_positions(s.positions.get())?,
     };
     tally.check()?;
-    Ok(tally)
+    let expected = format!("{:016x}", fnv1a(state_body(&tally, None).as_bytes()));
+    match s.checksum {
+        Some(sum) if sum == expected => Ok(tally),
+        Some(sum) => Err(InputError::new(
+            "checksum",
+            format!(
+                "the state's content does not match its checksum ({} given, {expected} computed): \
+                 it was edited or damaged; run the shard again",
+                crate::error::elide(&sum, 40)
+            ),
+        )),
+        None => Err(InputError::new(
+            "checksum",
+            "missing: every state `crokinole montecarlo --shard` writes has one",
+        )),
+    }
 }
 
 #[cfg(test)]

@@ -20,6 +20,10 @@ use std::ops::Range;
 /// study (sample order); the samples file has every sample's.
 pub const POSITIONS_CAP: u64 = 10_000;
 
+/// No board is larger than this (the engine's longest accepted length), m: a kept
+/// position farther from the centre is not a place on any board.
+const MAX_POSITION: f64 = 1e3;
+
 /// The normal quantile of the 95 % two-sided confidence level, `Phi^-1(0.975)`.
 pub const Z95: f64 = 1.959_963_984_540_054;
 
@@ -49,6 +53,17 @@ pub struct Tally {
     /// Final position of the shot disc (where it left the surface, for `twenty` and
     /// `ditch`) of samples `range.start..min(range.end, POSITIONS_CAP)`, in order.
     pub positions: Vec<DVec2>,
+}
+
+/// The sum of `counts`, refused (field `field`) if it overflows 64 bits: counts near
+/// `u64::MAX` must not wrap round to a plausible total.
+fn checked_total<'a>(
+    field: &str,
+    mut counts: impl Iterator<Item = &'a u64>,
+) -> Result<u64, InputError> {
+    counts
+        .try_fold(0u64, |a, &c| a.checked_add(c))
+        .ok_or_else(|| InputError::new(field, "counts overflow 64 bits"))
 }
 
 /// The number of positions a tally over `range` keeps.
@@ -117,9 +132,15 @@ impl Tally {
         }
         let sums = [
             ("done", self.done),
-            ("classes", self.classes.iter().sum::<u64>()),
-            ("score_change", self.score_change.values().sum::<u64>()),
-            ("opponent_hits", self.opponent_hits.values().sum::<u64>()),
+            ("classes", checked_total("classes", self.classes.iter())?),
+            (
+                "score_change",
+                checked_total("score_change", self.score_change.values())?,
+            ),
+            (
+                "opponent_hits",
+                checked_total("opponent_hits", self.opponent_hits.values())?,
+            ),
         ];
         for (field, sum) in sums {
             if sum != len {
@@ -139,6 +160,23 @@ impl Tally {
                     format!("counts {count} samples, more than the range's {len}"),
                 ));
             }
+        }
+        // A score change is zone points and 20s, every one a multiple of 5.
+        if let Some(v) = self.score_change.keys().find(|v| *v % 5 != 0) {
+            return Err(InputError::new(
+                "score_change",
+                format!("value {v} is not a multiple of 5"),
+            ));
+        }
+        if let Some(p) = self
+            .positions
+            .iter()
+            .find(|p| !(p.is_finite() && p.length() <= MAX_POSITION))
+        {
+            return Err(InputError::new(
+                "positions",
+                format!("[{}, {}] is not a place on any board", p.x, p.y),
+            ));
         }
         let kept = positions_kept(&self.range);
         if self.positions.len() != kept {

@@ -80,6 +80,8 @@ pub enum PlayError {
         /// What the game said.
         error: GameError,
     },
+    /// The run itself was refused (more than [`MAX_GAMES`](super::summary::MAX_GAMES) games).
+    Input(InputError),
 }
 
 impl fmt::Display for PlayError {
@@ -87,6 +89,7 @@ impl fmt::Display for PlayError {
         match self {
             PlayError::NoLegalFlick { game, error } => write!(f, "game {game}: {error}"),
             PlayError::Game { game, error } => write!(f, "game {game}: {error}"),
+            PlayError::Input(e) => write!(f, "{e}"),
         }
     }
 }

@@ -6,6 +6,7 @@
 //! division of exact integer sums at the end, so the summary does not depend on the thread
 //! count. `crate::io::games_summary_json` writes it as JSON.
 
+use crate::error::InputError;
 use crate::montecarlo::tally::Proportion;
 use crate::play::run::{GAMES_CHUNK, GameLog, NoiseLog, PlayConfig, PlayError, SeatLog};
 use crate::rules::{GameResult, Ruleset};
@@ -128,12 +129,21 @@ impl SummaryTally {
     }
 }
 
+/// Most games one run plays: hours of play on a few cores with the fast strategies.
+pub const MAX_GAMES: u64 = 1_000_000;
+
 impl PlayConfig {
-    /// Plays games `0..games` on the current rayon pool, `GAMES_CHUNK` at a time in
+    /// Plays games `0..games` (1 to [`MAX_GAMES`]) on the current rayon pool, `GAMES_CHUNK` at a time in
     /// parallel ([`crate::batch::map_ordered`]), and folds their [`GameStats`] serially in
     /// game order into the [`GamesSummary`]. The first failing game (in game order) stops the
     /// run with its error. Identical for every thread count.
     pub fn play_many(&self, games: u64) -> Result<GamesSummary, PlayError> {
+        if !(1..=MAX_GAMES).contains(&games) {
+            return Err(PlayError::Input(InputError::new(
+                "games",
+                format!("must be 1 to {MAX_GAMES:e}, got {games}"),
+            )));
+        }
         let mut tally = SummaryTally::default();
         let stats = crate::batch::map_ordered(0..games, GAMES_CHUNK, |g| {
             self.play(g).map(|log| GameStats::of(&log))

@@ -34,6 +34,7 @@ pub(crate) mod state;
 pub mod toi;
 
 use crate::disc::{DiscId, DiscState};
+use crate::limits::{Limit, MAX_EVENTS_PER_SHOT};
 use crate::step::event::{Event, EventKind};
 use crate::step::friction::{
     advance, advance_quiet, anchor_at, glide_to, set_decel, slide_distance, slide_stop_time,
@@ -78,7 +79,7 @@ impl World {
     /// hand or by [`World::run`] (whenever the last one has run out), so both take the same
     /// path through every step and land on the same bits.
     pub fn step(&mut self) {
-        if self.moving.is_empty() {
+        if self.is_over() {
             self.steps += 1;
             return;
         }
@@ -130,8 +131,12 @@ impl World {
             t += next.t;
             self.resolve(next, t0 + t, (h - t).max(0.0));
             handled += 1;
-            if handled >= self.physics.max_events_per_step {
-                self.capped_steps += 1;
+            let shot_full = self.events.len() >= MAX_EVENTS_PER_SHOT;
+            if shot_full {
+                self.stopped_by = Some(Limit::Events);
+            }
+            if handled >= self.physics.max_events_per_step || shot_full {
+                self.capped_steps += u64::from(!shot_full);
                 self.advance_all((h - t).max(0.0));
                 self.touch_everything();
                 self.stop_stopped(t0 + h);

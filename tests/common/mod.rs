@@ -32,9 +32,12 @@ pub fn board_with_pegs(surface: f64, pegs: Vec<DVec2>) -> Board {
 
 /// Default physics with the fixed step `dt`.
 pub fn physics_dt(dt: f64) -> Physics {
+    let p = Physics::default();
     Physics {
         dt,
-        ..Physics::default()
+        // Within the engine's bound of 1e7 steps a shot (crokinole::limits::MAX_STEPS).
+        max_time: p.max_time.min(dt * 1e7),
+        ..p
     }
 }
 

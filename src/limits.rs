@@ -1,0 +1,51 @@
+//! The work bounds of one shot: what no input can make a shot exceed, chosen so that
+//! ordinary play never meets them (docs/limits.md has the table of every limit of the
+//! project, its value and what happens when it is met).
+//!
+//! Two kinds:
+//! - knowable up front, refused with the input: more than [`MAX_STEPS`] fixed steps
+//!   (`max_time / dt`), more than [`MAX_DISCS`] discs;
+//! - met while running: the shot ends where it stands, its outcome flagged with the
+//!   [`Limit`] that ended it (as a shot cut off by `max_time` is), and a batch goes on
+//!   with the next shot.
+
+/// Most fixed steps one shot may take (`max_time / dt`), refused up front: with the
+/// default `dt` of 1 ms that is 10,000 s of simulated time, far beyond the 20 s default.
+/// A spinning disc is stepped one step at a time, so this bounds a shot's time too.
+pub const MAX_STEPS: f64 = 1e7;
+
+/// Most discs one shot may hold, refused up front (the field names the first disc too
+/// many). A game's board holds at most 28 and the engine is tested with 150; checking a
+/// new disc against every other is quadratic, so this also bounds the time to accept or
+/// refuse a shot.
+pub const MAX_DISCS: usize = 1024;
+
+/// Most events one shot may log. An ordinary shot logs tens; a crowded 28-disc board a
+/// few hundred. A shot that reaches it ends there ([`Limit::Events`]), which bounds the
+/// memory of its event log and the size of its outcome (about 120 bytes of JSON an event).
+pub const MAX_EVENTS_PER_SHOT: usize = 100_000;
+
+/// Most disc positions one trace may hold (summed over its frames). A trace that would
+/// hold more is thinned: every other frame is folded into the next and the sampling
+/// interval doubles, so the trace still covers the whole shot (`Trace::every` says the
+/// interval it ended with).
+pub const MAX_TRACE_POINTS: usize = 1_000_000;
+
+/// Why a shot ended before every disc came to rest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// The clock reached `physics.max_time`.
+    MaxTime,
+    /// The shot logged [`MAX_EVENTS_PER_SHOT`] events.
+    Events,
+}
+
+impl Limit {
+    /// The name used in outcome files: `max_time` or `max_events`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Limit::MaxTime => "max_time",
+            Limit::Events => "max_events",
+        }
+    }
+}
