@@ -73,7 +73,7 @@ pub fn elide(s: &str, max: usize) -> std::borrow::Cow<'_, str> {
 /// scientific notation otherwise (`1e300`, `5e-324`), never hundreds of digits.
 pub fn num(x: f64) -> String {
     let a = x.abs();
-    if x == 0.0 || !x.is_finite() || (1e-4..1e6).contains(&a) {
+    if x == 0.0 || !x.is_finite() || (1e-3..1e6).contains(&a) {
         format!("{x}")
     } else {
         format!("{x:e}")

@@ -116,6 +116,8 @@ pub fn trace_batch(
 pub fn trace_world(mut world: World, every: u32) -> Trace {
     let mut every = every.max(1);
     let mut points = 0usize;
+    // Centres of frames dropped by thinning after the last kept one: they go into the next.
+    let mut carry = Vec::new();
     let start = world.discs().to_vec();
     let mut last: Vec<DVec2> = start.iter().map(|d| d.pos).collect();
     let mut frames = Vec::new();
@@ -125,17 +127,21 @@ pub fn trace_world(mut world: World, every: u32) -> Trace {
     while !world.is_over() && world.steps() < max_steps {
         world.step();
         if world.steps().is_multiple_of(u64::from(every)) || world.is_at_rest() {
-            let f = frame(&world, &mut last);
+            let mut f = frame(&world, &mut last);
+            f.discs = merge_by_id(std::mem::take(&mut carry), f.discs);
             points += f.discs.len();
             frames.push(f);
             if points > MAX_TRACE_POINTS && frames.len() > 1 {
                 every = every.saturating_mul(2);
-                points = thin(&mut frames, u64::from(every));
+                carry = thin(&mut frames, u64::from(every));
+                points = frames.iter().map(|f| f.discs.len()).sum();
             }
         }
     }
     if world.steps() > 0 && frames.last().is_none_or(|f| f.step != world.steps()) {
-        frames.push(frame(&world, &mut last)); // cut off between two frames
+        let mut f = frame(&world, &mut last); // cut off between two frames
+        f.discs = merge_by_id(carry, f.discs);
+        frames.push(f);
     }
     let centres = world.event_centres.take().unwrap_or_default();
     let events = world
@@ -161,24 +167,24 @@ pub fn trace_world(mut world: World, every: u32) -> Trace {
     }
 }
 
-/// The frame at the world's clock: discs whose centre differs (bitwise) from `last`.
-/// Keeps the frames at multiples of `every` steps and the last one, folding each dropped
-/// frame into the next kept one (a later centre replaces an earlier one, ids stay in
-/// order), so every disc still ends each kept frame where it was. Returns the points kept.
-fn thin(frames: &mut Vec<Frame>, every: u64) -> usize {
+/// Keeps the frames at multiples of `every` steps, folding each dropped frame into the
+/// next kept one (a later centre replaces an earlier one, ids stay in order), so every disc
+/// still ends each kept frame where it was. Returns the centres of the dropped frames after
+/// the last kept one, for the next frame taken.
+fn thin(frames: &mut Vec<Frame>, every: u64) -> Vec<(DiscId, DVec2, DiscState)> {
     let n = frames.len();
     let mut kept = Vec::with_capacity(n / 2 + 1);
     let mut pending: Vec<(DiscId, DVec2, DiscState)> = Vec::new();
-    for (k, f) in std::mem::take(frames).into_iter().enumerate() {
+    for f in std::mem::take(frames) {
         let merged = merge_by_id(std::mem::take(&mut pending), f.discs);
-        if f.step.is_multiple_of(every) || k + 1 == n {
+        if f.step.is_multiple_of(every) {
             kept.push(Frame { discs: merged, ..f });
         } else {
             pending = merged;
         }
     }
     *frames = kept;
-    frames.iter().map(|f| f.discs.len()).sum()
+    pending
 }
 
 /// The union of two id-ordered lists of disc centres, `later`'s entry winning a shared id.
@@ -205,6 +211,7 @@ fn merge_by_id(
     }
 }
 
+/// The frame at the world's clock: discs whose centre differs (bitwise) from `last`.
 fn frame(world: &World, last: &mut [DVec2]) -> Frame {
     let mut discs = Vec::new();
     for (i, d) in world.discs().iter().enumerate() {

@@ -39,6 +39,14 @@ fn positive(field: &str, x: f64) -> Result<(), InputError> {
 /// enough (no underflow of inertias or impulses, no overflow of squared lengths).
 fn in_range(field: &str, x: f64, lo: f64, hi: f64, unit: &str) -> Result<(), InputError> {
     finite(field, x)?;
+    if lo > 0.0 {
+        positive(field, x)?;
+    } else if lo == 0.0 && x < 0.0 {
+        return Err(InputError::new(
+            field,
+            format!("must not be negative, got {}", num(x)),
+        ));
+    }
     if (lo..=hi).contains(&x) {
         Ok(())
     } else {

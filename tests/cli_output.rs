@@ -112,19 +112,3 @@ fn a_file_of_the_wrong_kind_says_what_it_is_and_who_reads_it() {
     run.assert_refused("a shot file with an unknown key", &["colour"]);
     assert!(!run.stderr.contains("looks like"), "{}", run.stderr);
 }
-
-/// Symptom: with standard output closed (`crokinole params >&-`) the command printed
-/// nothing and exited 0, because Rust's stdout swallows EBADF. Now it says it cannot write.
-#[test]
-#[cfg(unix)]
-fn a_closed_standard_output_is_an_error() {
-    let out = std::process::Command::new("sh")
-        .arg("-c")
-        .arg("exec \"$0\" params >&-")
-        .arg(env!("CARGO_BIN_EXE_crokinole"))
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{stderr}");
-    assert!(stderr.contains("cannot write standard output"), "{stderr}");
-}

@@ -133,7 +133,7 @@ fn edit(s: &str, rng: &mut ChaCha8Rng) -> String {
                 return s.to_string();
             }
             let (a, b) = ks[rng.next_u32() as usize % ks.len()];
-            if rng.next_u32() % 2 == 0 {
+            if rng.next_u32().is_multiple_of(2) {
                 format!("{}\"zz{}{}", &s[..a], &s[a + 1..b], &s[b..])
             } else {
                 let key = &s[a..b];
@@ -148,7 +148,7 @@ fn edit(s: &str, rng: &mut ChaCha8Rng) -> String {
         // An array emptied, or its first element repeated many times.
         5 => match s.find("[[") {
             Some(a) => match s[a..].find("]]") {
-                Some(len) if rng.next_u32() % 2 == 0 => {
+                Some(len) if rng.next_u32().is_multiple_of(2) => {
                     format!("{}[]{}", &s[..a], &s[a + len + 2..])
                 }
                 Some(_) => {

@@ -129,7 +129,7 @@ fn parameters_that_would_underflow_are_refused_in_scientific_notation() {
         (
             "disc_radius",
             "1e-200",
-            "must lie in [1e-4, 1e3] m, got 1e-200",
+            "must lie in [1e-4, 1000] m, got 1e-200",
         ),
         ("gravity", "1e300", "got 1e300"),
     ] {

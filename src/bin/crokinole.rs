@@ -435,12 +435,6 @@ fn write_output(
     write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> Result<(), Failure> {
     let Some(path) = output else {
-        // Rust's stdout treats a closed descriptor (EBADF) as a sink that accepts every
-        // write; duplicating it is how to learn that it is closed, and then say so.
-        #[cfg(unix)]
-        if let Err(e) = std::os::fd::AsFd::as_fd(&std::io::stdout()).try_clone_to_owned() {
-            return Err(write_failure("standard output", e));
-        }
         let mut w = BufWriter::new(std::io::stdout().lock());
         return write(&mut w)
             .and_then(|()| w.flush())

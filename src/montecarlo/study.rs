@@ -138,7 +138,10 @@ impl Sampling {
     /// Every sample of a study of `samples` samples, or only `shard`'s slice. Refuses zero
     /// samples (field `samples`) and a shard outside `1..=N` (field `shard`).
     pub fn new(seed: u64, samples: u64, shard: Option<Shard>) -> Result<Sampling, InputError> {
-        if !(1..=MAX_SAMPLES).contains(&samples) {
+        if samples == 0 {
+            return Err(InputError::new("samples", "must be at least 1, got 0"));
+        }
+        if samples > MAX_SAMPLES {
             return Err(InputError::new(
                 "samples",
                 format!(

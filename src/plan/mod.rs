@@ -100,15 +100,14 @@ impl Budget {
     /// finite positive number of seconds up to [`MAX_SECONDS`].
     pub fn check(&self) -> Result<(), InputError> {
         match *self {
-            Budget::Samples(n) if !(search::MIN_BUDGET..=MAX_BUDGET).contains(&n) => {
-                Err(InputError::new(
-                    "budget",
-                    format!(
-                        "must be {} to {MAX_BUDGET:e} samples, got {n}",
-                        search::MIN_BUDGET
-                    ),
-                ))
-            }
+            Budget::Samples(n) if n < search::MIN_BUDGET => Err(InputError::new(
+                "budget",
+                format!("must be at least {} samples, got {n}", search::MIN_BUDGET),
+            )),
+            Budget::Samples(n) if n > MAX_BUDGET => Err(InputError::new(
+                "budget",
+                format!("must be at most {MAX_BUDGET:e} samples, got {n}"),
+            )),
             Budget::Seconds(t) if !(t > 0.0 && t <= MAX_SECONDS) => Err(InputError::new(
                 "budget",
                 format!("seconds must be more than 0 and at most {MAX_SECONDS}, got {t}"),

@@ -47,17 +47,25 @@
 //!   disc's angular momentum about its contact points are kept as for a single impact.
 //! - One contact alone is exactly the two-body impulse of `response.rs`, bit for bit.
 //!
-//! **Closure.** In a dense cluster struck hard (dozens of discs packed touching), the rounds
-//! at one instant can go on for thousands: each round's restitution makes neighbouring
-//! contacts approach, and the waves cross and recross the cluster. After `CLOSURE_ROUNDS`
-//! rounds at the same instant, the instant is closed: every contact touching (approaching
-//! or not) in the clusters the moving discs touch, reached by walking touching contacts
-//! from them, is solved as one group with restitution 0 (Moreau's compression alone, then
-//! friction within `mu lam`). Compression leaves no contact of the cluster approaching, so
-//! the instant ends there. Momentum is kept as in every group, and energy only falls (a
-//! plastic solve dissipates `|v_c - v0|_M^2 / 2`): the closure is the perfectly plastic
-//! limit of the remaining multi-impact, the usual end of a multiple-impact cascade in
-//! granular packings, and a row short enough to finish within the rounds never meets it.
+//! **Closure.** In a dense cluster struck hard (dozens of discs packed touching), rounds go
+//! on by the thousand within one step: each round's restitution makes neighbouring
+//! contacts approach, waves cross and recross the cluster, discs part by a hair and meet
+//! again microseconds later (the inelastic collapse of event-driven granular dynamics).
+//! After `CLOSURE_ROUNDS` rounds of two or more contacts in one step, every further round
+//! of that step is a closure, the idea of the TC model (Luding & McNamara, "How to handle
+//! the inelastic collapse of a dissipative hard-sphere gas with the TC model", Granular
+//! Matter 1, 1998: impacts that follow each other too closely are made inelastic):
+//! - its contacts are found by walking, from the moving discs, every contact touching or
+//!   able to close before the step ends (resting discs included), and solved as one
+//!   system with restitution 0;
+//! - a contact still a gap `g` apart gets a speculative bound: its normal velocity may
+//!   close the gap by the step's end (`v_n >= -g / rem`) but not sooner;
+//! - normal and tangential impulses are found in the same projected Gauss-Seidel sweeps
+//!   (`close_group`), so friction cannot leave a contact approaching again.
+//!
+//! The constraint set is convex and contains "all at rest", so its projection never raises
+//! the kinetic energy; every impulse is internal, so momentum is kept. Ordinary shots never
+//! reach 64 such rounds in a step; lone contacts (Galperin's billiard) do not count.
 
 use crate::disc::{Disc, DiscId, DiscState};
 use crate::step::event::EventKind;
@@ -75,9 +83,9 @@ const SWEEP_TOL: f64 = 0.01 * APPROACH_EPS;
 /// short leaves contacts approaching by a hair, which the next round takes up.
 const MAX_SWEEPS: u32 = 500;
 
-/// Rounds at one instant after which the rest of the instant is closed in one plastic
-/// solve over the whole touching cluster (module doc, "Closure"). Far more than a row of
-/// touching discs on a board needs (Newton's cradle of `n` discs takes `n - 1` rounds).
+/// Rounds of two or more contacts in one step after which the step's further rounds are
+/// closures (module doc, "Closure"). Far more than a row of touching discs on a board needs
+/// (Newton's cradle of `n` discs takes `n - 1` rounds).
 pub(crate) const CLOSURE_ROUNDS: u32 = 64;
 
 impl World {
@@ -93,16 +101,20 @@ impl World {
         rem: f64,
     ) {
         let mut g = std::mem::take(&mut self.group);
-        if now == g.instant {
-            g.rounds += 1;
-        } else {
-            (g.instant, g.rounds) = (now, 1);
+        if g.round_step != self.steps {
+            (g.round_step, g.rounds) = (self.steps, 0);
         }
-        let closing = g.rounds > CLOSURE_ROUNDS;
+        let closing = g.rounds >= CLOSURE_ROUNDS;
         if closing {
-            self.gather_cluster(first, &mut g);
+            self.gather_cluster(first, rem, &mut g);
         } else {
             self.gather(first, &mut g);
+        }
+        // Only rounds of two or more contacts count towards the closure: a lone contact
+        // at a time (Galperin's billiard, a disc rattling between two pegs) is exact and
+        // cheap, and its events are bounded per step and per shot.
+        if g.contacts.len() > 1 {
+            g.rounds += 1;
         }
         self.split_into_groups(&mut g);
         g.before.clear();
@@ -115,10 +127,7 @@ impl World {
         for k in 0..g.ends.len() {
             let end = g.ends[k];
             if closing {
-                for c in &mut g.contacts[start..end] {
-                    c.e = 0.0;
-                }
-                self.solve_group(&mut g, start, end);
+                self.close_group(&mut g.contacts[start..end]);
             } else if end - start == 1 {
                 let c = &mut g.contacts[start];
                 c.lam = self.resolve_single(c.ev);
@@ -134,7 +143,7 @@ impl World {
             let c = g.contacts[k];
             self.touching.push(c.ev);
             let fresh = c.ev == first && !touching;
-            if c.lam > 0.0 && (c.approach >= press || fresh) {
+            if c.lam > 0.0 && c.bias == 0.0 && (c.approach >= press || fresh) {
                 let kind = match c.ev {
                     StepEvent::Disc(a, b) => EventKind::Disc { a, b },
                     StepEvent::Peg(a, peg) => EventKind::Peg { a, peg },
@@ -226,43 +235,54 @@ impl World {
             .sort_by(|&x, &y| Key(self.discs[x].pos).cmp_key(Key(self.discs[y].pos)));
     }
 
-    /// Collects the closure's round (module doc, "Closure"): every contact touching now,
-    /// approaching or not, among the discs reached from the moving ones by walking touching
-    /// contacts (resting discs included), plus `first`. Orders as [`World::gather`] does.
-    fn gather_cluster(&self, first: StepEvent, g: &mut GroupScratch) {
+    /// Collects the closure's round (module doc, "Closure"): from the moving discs, walking
+    /// contacts that are touching or can close within the rest of the step (`rem`), every
+    /// such contact among the discs reached (resting discs included), plus `first`. A
+    /// contact with a gap gets the speculative `bias` `gap / rem`. Orders as
+    /// [`World::gather`] does.
+    fn gather_cluster(&self, first: StepEvent, rem: f64, g: &mut GroupScratch) {
         g.contacts.clear();
         g.discs.clear();
         g.reached.clear();
         g.reached.resize(self.discs.len(), false);
-        // `g.discs` doubles as the walk's queue: discs are appended as they are reached.
+        // `g.discs` doubles as the walk's queue: discs are appended as they are reached,
+        // and a disc's index in it below `next` means it has been walked from.
         for &i in &self.moving {
             g.reached[i] = true;
             g.discs.push(i);
         }
-        let skin = CONTACT_SKIN;
         let mut next = 0;
         while next < g.discs.len() {
             let i = g.discs[next];
             next += 1;
-            let d = &self.discs[i];
+            let d = self.discs[i];
+            let reach_i = d.vel.length() * rem;
             for (p, &c) in self.board.pegs.iter().enumerate() {
-                if touching(d, c, self.board.peg_radius, skin) {
-                    g.contacts.push(self.contact(StepEvent::Peg(i, p)));
+                if let Some(bias) = closing_bias(&d, c, self.board.peg_radius, reach_i, rem) {
+                    let mut contact = self.contact(StepEvent::Peg(i, p));
+                    contact.bias = bias;
+                    g.contacts.push(contact);
                 }
             }
-            for (j, o) in self.discs.iter().enumerate() {
-                if j == i || !o.on_board() || !touching(d, o.pos, o.radius, skin) {
+            for j in 0..self.discs.len() {
+                let o = &self.discs[j];
+                if j == i || !o.on_board() {
                     continue;
                 }
-                // Each pair once: from the disc reached first (ties: the smaller id).
-                if !g.reached[j] {
+                let reach = reach_i + o.vel.length() * rem;
+                let Some(bias) = closing_bias(&d, o.pos, o.radius, reach, rem) else {
+                    continue;
+                };
+                // Each pair once: when walking from the first of the two to be walked from.
+                let fresh = !g.reached[j];
+                if fresh {
                     g.reached[j] = true;
                     g.discs.push(j);
-                    g.contacts
-                        .push(self.contact(StepEvent::Disc(i.min(j), i.max(j))));
-                } else if g.discs[next..].contains(&j) {
-                    g.contacts
-                        .push(self.contact(StepEvent::Disc(i.min(j), i.max(j))));
+                }
+                if fresh || g.discs[next..].contains(&j) {
+                    let mut contact = self.contact(StepEvent::Disc(i.min(j), i.max(j)));
+                    contact.bias = bias;
+                    g.contacts.push(contact);
                 }
             }
         }
@@ -346,6 +366,7 @@ impl World {
             lam: 0.0,
             jt: 0.0,
             group: 0,
+            bias: 0.0,
         }
     }
 
@@ -403,6 +424,43 @@ impl World {
         self.rub(contacts);
     }
 
+    /// A closure's group: restitution 0, and the normal and tangential impulses found in the
+    /// same projected Gauss-Seidel sweeps (each contact's normal impulse, then its
+    /// friction within `mu lam`), so that friction's turn cannot leave a contact
+    /// approaching again after the sweeps settle: the closure ends the step's cascade.
+    /// Energy: each normal update is a projection and each tangential one lowers the
+    /// kinetic energy within its bound, so the energy only falls.
+    fn close_group(&mut self, contacts: &mut [Contact]) {
+        for c in contacts.iter_mut() {
+            c.e = 0.0;
+        }
+        for _ in 0..MAX_SWEEPS {
+            let mut change = 0.0f64;
+            for c in contacts.iter_mut() {
+                let (v_n, k) = self.normal_velocity(c);
+                let lam = (c.lam - (v_n + c.bias) / k).max(0.0);
+                let d = lam - c.lam;
+                if d != 0.0 {
+                    self.push_normal(c, d);
+                    c.lam = lam;
+                }
+                change = change.max(d.abs() * k);
+                let bound = c.mu * c.lam;
+                let (slip, kt) = self.slip(c);
+                let jt = (c.jt - slip / kt).clamp(-bound, bound);
+                let dt = jt - c.jt;
+                if dt != 0.0 {
+                    self.push_tangential(c, dt);
+                    c.jt = jt;
+                }
+                change = change.max(dt.abs() * kt);
+            }
+            if change <= SWEEP_TOL {
+                return;
+            }
+        }
+    }
+
     /// Phase 1: the normal impulses `lam >= 0` that leave no contact approaching, by
     /// projected Gauss-Seidel sweeps (each contact in turn takes the impulse that zeroes its
     /// normal velocity, never pulling) until they settle.
@@ -411,7 +469,7 @@ impl World {
             let mut change = 0.0f64;
             for c in contacts.iter_mut() {
                 let (v_n, k) = self.normal_velocity(c);
-                let lam = (c.lam - v_n / k).max(0.0);
+                let lam = (c.lam - (v_n + c.bias) / k).max(0.0);
                 let d = lam - c.lam;
                 if d != 0.0 {
                     self.push_normal(c, d);
@@ -571,10 +629,24 @@ fn touching_and_approaching(d: &Disc, c: DVec2, r: f64, v: DVec2, skin: f64) -> 
     dist - d.radius - r <= skin && (v - d.vel).dot(p) < -APPROACH_EPS * dist
 }
 
-/// Whether disc `d` and a circle (centre `c`, radius `r`) touch within the skin.
-fn touching(d: &Disc, c: DVec2, r: f64, skin: f64) -> bool {
-    let reach = d.radius + r + skin;
-    (c - d.pos).length_squared() <= reach * reach
+/// For disc `d` and a circle (centre `c`, radius `r`) whose gap can shrink by at most
+/// `reach` in the rest of the step (`rem`): `Some(0)` if they touch within the skin,
+/// `Some(gap / rem)` if the gap could close before the step ends, `None` otherwise.
+fn closing_bias(d: &Disc, c: DVec2, r: f64, reach: f64, rem: f64) -> Option<f64> {
+    let sigma = d.radius + r;
+    let near = sigma + CONTACT_SKIN + reach;
+    let dist2 = (c - d.pos).length_squared();
+    if dist2 > near * near {
+        return None;
+    }
+    let gap = dist2.sqrt() - sigma;
+    if gap <= CONTACT_SKIN {
+        Some(0.0)
+    } else if rem > 0.0 {
+        Some(gap / rem)
+    } else {
+        None
+    }
 }
 
 /// The root of `i`'s set in a union-find forest (with path halving).

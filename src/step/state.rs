@@ -110,6 +110,10 @@ pub(crate) struct Contact {
     pub(crate) jt: f64,
     /// Rank of the contact's group in the round.
     pub(crate) group: usize,
+    /// Closing speed the compression allows, m/s: 0 for a touching contact; for a pair a
+    /// gap `g` apart in a closure, `g / rem`, so it may close the gap by the step's end
+    /// but not sooner (a speculative contact).
+    pub(crate) bias: f64,
 }
 
 /// Reusable buffers for rounds (kept in the `World` so a step allocates nothing).
@@ -127,10 +131,11 @@ pub(crate) struct GroupScratch {
     pub(crate) v_c: Vec<DVec2>,
     /// Union-find parents by disc id, to split the round into groups.
     pub(crate) parent: Vec<DiscId>,
-    /// The instant (absolute time) of the last round, and how many rounds it has had:
-    /// past `contact::CLOSURE_ROUNDS` the instant is closed in one plastic solve.
-    pub(crate) instant: f64,
-    /// Rounds at `instant` so far.
+    /// The step (its index, `World::steps`) of the last round: past
+    /// `contact::CLOSURE_ROUNDS` rounds in one step, the rest of the step's rounds are
+    /// closures.
+    pub(crate) round_step: u64,
+    /// Rounds in `round_step` so far.
     pub(crate) rounds: u32,
     /// Discs reached by the closure's walk over touching contacts, by disc id.
     pub(crate) reached: Vec<bool>,
