@@ -14,8 +14,7 @@ use crokinole::{Board, DiscState, InputError, Outcome, Physics, Placed, Shot, ru
 use glam::DVec2;
 use numpy::ndarray::{Array1, Array2, Array3};
 use numpy::{
-    IntoPyArray, PyArray1, PyArray2, PyArray3, PyReadonlyArray1, PyReadonlyArray2,
-    PyReadonlyArray3,
+    IntoPyArray, PyArray1, PyArray2, PyArray3, PyReadonlyArray1, PyReadonlyArray2, PyReadonlyArray3,
 };
 use pyo3::prelude::*;
 
@@ -155,7 +154,10 @@ fn shots_of(
     );
     let [n, m, two] = [discs.shape()[0], discs.shape()[1], discs.shape()[2]];
     if two != 2 {
-        return Err(shape("discs", format!("must have shape [N, M, 2], got {:?}", discs.shape())));
+        return Err(shape(
+            "discs",
+            format!("must have shape [N, M, 2], got {:?}", discs.shape()),
+        ));
     }
     for (name, got, want) in [
         ("teams", teams.shape().to_vec(), vec![n, m]),
@@ -168,7 +170,10 @@ fn shots_of(
         if got != want {
             return Err(shape(
                 name,
-                format!("must have shape {want:?} to match discs {:?}, got {got:?}", discs.shape()),
+                format!(
+                    "must have shape {want:?} to match discs {:?}, got {got:?}",
+                    discs.shape()
+                ),
             ));
         }
     }
@@ -177,8 +182,7 @@ fn shots_of(
         let c = counts[k];
         if c < 0 || c as usize > m {
             return Err(input_error(
-                InputError::new("counts", format!("must be between 0 and {m}, got {c}"))
-                    .in_shot(k),
+                InputError::new("counts", format!("must be between 0 and {m}, got {c}")).in_shot(k),
             ));
         }
         let mut placed = Vec::with_capacity(c as usize);

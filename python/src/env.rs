@@ -12,7 +12,8 @@
 //! on its game index (the reset seed) and the actions: never on the batch or the threads.
 //!
 //! The agent's lead is `(own - other)` game score plus `(own - other)` of the round in
-//! progress (`20 x twenties + board score`); the reward is its change over the step, or
+//! progress (`20 x twenties + board score`; nothing once the game is over, its last round
+//! being in the game score); the reward is its change over the step, or
 //! with `reward = "win"` +1 / -1 / 0 when the game ends (won / lost / drawn) and 0 before.
 
 use crate::errors::{error, input_error};
@@ -103,8 +104,17 @@ impl GameBatch {
         let g = game.game();
         let [a, b] = g.score();
         let own = if self.team == 0 { 1 } else { -1 };
-        let board = board_score(&self.config.board, self.config.physics.disc_radius, g.position());
-        own * (i64::from(a) - i64::from(b)) + score_difference(self.team, board, g.twenties())
+        let board = board_score(
+            &self.config.board,
+            self.config.physics.disc_radius,
+            g.position(),
+        );
+        let game = own * (i64::from(a) - i64::from(b));
+        if g.is_over() {
+            // The last round is in the game score already.
+            return game;
+        }
+        game + score_difference(self.team, board, g.twenties())
     }
 
     /// The opponent plays until it is the agent's turn or the game ends.
@@ -221,7 +231,9 @@ impl GameBatch {
             )));
         }
         if n == 0 || n > 1 << 20 {
-            return Err(error(format!("field `num_envs`: must be between 1 and 1048576, got {n}")));
+            return Err(error(format!(
+                "field `num_envs`: must be between 1 and 1048576, got {n}"
+            )));
         }
         let win_reward = match reward {
             "score" => false,
@@ -326,7 +338,10 @@ impl GameBatch {
     ) -> PyResult<Bound<'py, PyArray2<f64>>> {
         let a = actions.as_array();
         if a.shape()[1] != 4 {
-            return Err(error(format!("field `actions`: must have shape [K, 4], got {:?}", a.shape())));
+            return Err(error(format!(
+                "field `actions`: must have shape [K, 4], got {:?}",
+                a.shape()
+            )));
         }
         let mut out = Array2::<f64>::zeros((a.shape()[0], 4));
         for k in 0..a.shape()[0] {
@@ -342,7 +357,12 @@ impl GameBatch {
     /// `which` (all games, in order, if `None`), played up to the agent's first turn; the
     /// games start in one rayon batch.
     #[pyo3(signature = (indices, which=None))]
-    fn reset(&mut self, py: Python<'_>, indices: Vec<u64>, which: Option<Vec<usize>>) -> PyResult<()> {
+    fn reset(
+        &mut self,
+        py: Python<'_>,
+        indices: Vec<u64>,
+        which: Option<Vec<usize>>,
+    ) -> PyResult<()> {
         let which = which.unwrap_or_else(|| (0..self.games.len()).collect());
         if which.len() != indices.len() {
             return Err(error(format!(
@@ -352,7 +372,10 @@ impl GameBatch {
             )));
         }
         if let Some(&bad) = which.iter().find(|&&i| i >= self.games.len()) {
-            return Err(error(format!("game {bad} is not in a batch of {}", self.games.len())));
+            return Err(error(format!(
+                "game {bad} is not in a batch of {}",
+                self.games.len()
+            )));
         }
         let this = &*self;
         let started: Vec<Result<GameInPlay, PlayError>> =
@@ -366,7 +389,11 @@ impl GameBatch {
     /// Steps every game with its row of `actions[N, 4]` in one rayon batch and returns
     /// `(reward[N], terminated[N], truncated[N], illegal[N])`. Every game must be in play
     /// (reset, and not ended since).
-    fn step<'py>(&mut self, py: Python<'py>, actions: PyReadonlyArray2<'py, f64>) -> PyResult<Steps<'py>> {
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: PyReadonlyArray2<'py, f64>,
+    ) -> PyResult<Steps<'py>> {
         let a = actions.as_array();
         let n = self.games.len();
         if a.shape() != [n, 4] {
@@ -378,7 +405,11 @@ impl GameBatch {
         for (i, g) in self.games.iter().enumerate() {
             match g {
                 Some(g) if self.config.turn(g) == Some(self.seat) => {}
-                Some(_) => return Err(error(format!("game {i} has ended: reset it before stepping"))),
+                Some(_) => {
+                    return Err(error(format!(
+                        "game {i} has ended: reset it before stepping"
+                    )));
+                }
                 None => return Err(error(format!("game {i} has not been reset"))),
             }
         }
@@ -421,7 +452,8 @@ impl GameBatch {
     /// The observation of every game: `(discs[N, S, 2] (m, board frame), own[N, S] (1 for
     /// the agent's team), mask[N, S] (1 for a disc on the board), score[N, 2] (game score,
     /// own then other), round[N, 2] (the round in progress, 20 x twenties + board score,
-    /// own then other), discs_left[N, 2] (the agent's, the opponent's))`. Discs fill the
+    /// own then other; 0 once the game is over, its last round being in the score),
+    /// discs_left[N, 2] (the agent's, the opponent's))`. Discs fill the
     /// first slots in id order; empty slots are zero with mask 0.
     fn observe<'py>(&self, py: Python<'py>) -> PyResult<Observation<'py>> {
         let (n, s) = (self.games.len(), self.slots);
@@ -442,9 +474,17 @@ impl GameBatch {
                 mask[[i, k]] = 1;
             }
             let sc = g.score();
-            let board = board_score(&self.config.board, self.config.physics.disc_radius, g.position());
+            let board = board_score(
+                &self.config.board,
+                self.config.physics.disc_radius,
+                g.position(),
+            );
             let tw = g.twenties();
-            let totals = [20 * tw[0] + board[0], 20 * tw[1] + board[1]];
+            let totals = if g.is_over() {
+                [0, 0]
+            } else {
+                [20 * tw[0] + board[0], 20 * tw[1] + board[1]]
+            };
             score[[i, 0]] = sc[me] as i32;
             score[[i, 1]] = sc[other] as i32;
             round[[i, 0]] = totals[me] as i32;

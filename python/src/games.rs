@@ -56,7 +56,10 @@ impl PyStrategy {
         d.set_item("discs", xy.into_pyarray(py))?;
         d.set_item(
             "teams",
-            pos.iter().map(|p| p.team).collect::<Vec<u8>>().into_pyarray(py),
+            pos.iter()
+                .map(|p| p.team)
+                .collect::<Vec<u8>>()
+                .into_pyarray(py),
         )?;
         d.set_item("discs_left", game.discs_left_per_seat().to_vec())?;
         d.set_item("twenties", game.twenties().to_vec())?;
@@ -86,13 +89,15 @@ impl PyStrategy {
             f.spin = get("spin")?.unwrap_or(0.0);
             f.speed = get("speed")?
                 .ok_or_else(|| error("field `flick.speed`: missing (the strategy's answer)"))?;
-            if let Some(t) = d.get_item("target")? {
-                if !t.is_none() {
-                    let xy: Vec<f64> = t.extract().ok().filter(|v: &Vec<f64>| v.len() == 2).ok_or_else(|| {
-                        error("field `flick.target`: must be a point [x, y]")
-                    })?;
-                    f.target = Some(DVec2::new(xy[0], xy[1]));
-                }
+            if let Some(t) = d.get_item("target")?
+                && !t.is_none()
+            {
+                let xy: Vec<f64> = t
+                    .extract()
+                    .ok()
+                    .filter(|v: &Vec<f64>| v.len() == 2)
+                    .ok_or_else(|| error("field `flick.target`: must be a point [x, y]"))?;
+                f.target = Some(DVec2::new(xy[0], xy[1]));
             }
             value = get("value")?;
         } else if !answer.is_instance_of::<PyString>() {

@@ -23,7 +23,10 @@ use pyo3::prelude::*;
 /// The extension module.
 #[pymodule]
 fn _crokinole(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add("CrokinoleError", m.py().get_type::<errors::CrokinoleError>())?;
+    m.add(
+        "CrokinoleError",
+        m.py().get_type::<errors::CrokinoleError>(),
+    )?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<engine::Engine>()?;
     m.add_class::<env::GameBatch>()?;

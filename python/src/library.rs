@@ -9,9 +9,8 @@
 use crate::engine::Engine;
 use crate::errors::{error, input_error, kind_noted, of_kind, on_pool};
 use crokinole::io::{
-    FileKind, parse_shot_file, parse_study_file, parse_suggest_file, plan_json,
-    study_summary_json, write_outcomes, write_ruled_outcomes, write_ruled_traced_outcomes,
-    write_traced_outcomes,
+    FileKind, parse_shot_file, parse_study_file, parse_suggest_file, plan_json, study_summary_json,
+    write_outcomes, write_ruled_outcomes, write_ruled_traced_outcomes, write_traced_outcomes,
 };
 use crokinole::montecarlo::{CHUNK, PlayerFlick, Sampling, ShotClass};
 use crokinole::plan::{Budget, Objective, PlanConfig};
@@ -88,8 +87,7 @@ fn simulate_file(
             match rules {
                 None => write_traced_outcomes(&mut out, &traces),
                 Some(ruleset) => {
-                    let outcomes: Vec<Outcome> =
-                        traces.iter().map(|t| t.outcome.clone()).collect();
+                    let outcomes: Vec<Outcome> = traces.iter().map(|t| t.outcome.clone()).collect();
                     let verdicts = judge_outcomes(&board, &physics, &entries, &outcomes, ruleset)?;
                     write_ruled_traced_outcomes(&mut out, &traces, &verdicts)
                 }
@@ -132,7 +130,11 @@ fn flicks<'py>(
     speed: PyReadonlyArray1<'py, f64>,
     spin: PyReadonlyArray1<'py, f64>,
     target: Option<(f64, f64)>,
-) -> PyResult<(Bound<'py, PyArray2<f64>>, Bound<'py, PyArray2<f64>>, Bound<'py, PyArray1<f64>>)> {
+) -> PyResult<(
+    Bound<'py, PyArray2<f64>>,
+    Bound<'py, PyArray2<f64>>,
+    Bound<'py, PyArray1<f64>>,
+)> {
     if seat > 3 {
         return Err(error(format!("field `seat`: must be 0 to 3, got {seat}")));
     }
@@ -166,7 +168,11 @@ fn flicks<'py>(
             spin: spin[k],
         };
         f.check(&engine.board, seat).map_err(|e| {
-            let field = e.field.strip_prefix("flick.").unwrap_or(&e.field).to_string();
+            let field = e
+                .field
+                .strip_prefix("flick.")
+                .unwrap_or(&e.field)
+                .to_string();
             input_error(InputError::new(format!("flicks[{k}].{field}"), e.problem))
         })?;
         let s = f.to_flick(&engine.board, seat, team);
@@ -176,7 +182,11 @@ fn flicks<'py>(
         vel[[k, 1]] = s.vel.y;
         w[k] = s.spin;
     }
-    Ok((pos.into_pyarray(py), vel.into_pyarray(py), w.into_pyarray(py)))
+    Ok((
+        pos.into_pyarray(py),
+        vel.into_pyarray(py),
+        w.into_pyarray(py),
+    ))
 }
 
 /// Per-sample columns of a study.
@@ -266,8 +276,22 @@ fn study<'py>(
     d.set_item("aim", column(1).into_pyarray(py))?;
     d.set_item("speed", column(2).into_pyarray(py))?;
     d.set_item("spin", column(3).into_pyarray(py))?;
-    d.set_item("x", cols.pos.iter().map(|p| p[0]).collect::<Vec<f64>>().into_pyarray(py))?;
-    d.set_item("y", cols.pos.iter().map(|p| p[1]).collect::<Vec<f64>>().into_pyarray(py))?;
+    d.set_item(
+        "x",
+        cols.pos
+            .iter()
+            .map(|p| p[0])
+            .collect::<Vec<f64>>()
+            .into_pyarray(py),
+    )?;
+    d.set_item(
+        "y",
+        cols.pos
+            .iter()
+            .map(|p| p[1])
+            .collect::<Vec<f64>>()
+            .into_pyarray(py),
+    )?;
     d.set_item("class", cols.class.into_pyarray(py))?;
     d.set_item("score_change", cols.score_change.into_pyarray(py))?;
     d.set_item("opponent_hits", cols.opponent_hits.into_pyarray(py))?;
@@ -275,7 +299,10 @@ fn study<'py>(
     d.set_item("cut_off", cols.cut_off.into_pyarray(py))?;
     d.set_item(
         "classes",
-        ShotClass::ALL.iter().map(|c| c.name()).collect::<Vec<&str>>(),
+        ShotClass::ALL
+            .iter()
+            .map(|c| c.name())
+            .collect::<Vec<&str>>(),
     )?;
     Ok((json, Some(d)))
 }
@@ -327,7 +354,9 @@ fn suggest(
         .parse()
         .map_err(|e: String| input_error(InputError::new("objective", e)))?;
     if !(1..=50).contains(&top) {
-        return Err(error(format!("field `top`: must be between 1 and 50, got {top}")));
+        return Err(error(format!(
+            "field `top`: must be between 1 and 50, got {top}"
+        )));
     }
     let config = PlanConfig {
         objective,
@@ -378,7 +407,12 @@ fn render_summary(summary: &str, study: Option<&str>, title: Option<String>) -> 
         .map(|t| parse_study_file(t).map_err(|e| of_kind(e, t, FileKind::Study)))
         .transpose()?;
     let (board, physics) = study.as_ref().map_or_else(
-        || (crokinole::Board::tournament(), crokinole::Physics::default()),
+        || {
+            (
+                crokinole::Board::tournament(),
+                crokinole::Physics::default(),
+            )
+        },
         |s| {
             let situation = &s.spec().situation;
             (situation.board.clone(), situation.physics.clone())
@@ -394,5 +428,8 @@ fn render_summary(summary: &str, study: Option<&str>, title: Option<String>) -> 
 #[pyo3(signature = (plan, title=None))]
 fn render_plan(plan: &str, title: Option<String>) -> PyResult<String> {
     let grid = parse_suggest(plan).map_err(|e| of_kind(e, plan, FileKind::Plan))?;
-    Ok(heatmap_svg(&grid, &title.unwrap_or_else(|| "Planner".to_string())))
+    Ok(heatmap_svg(
+        &grid,
+        &title.unwrap_or_else(|| "Planner".to_string()),
+    ))
 }
