@@ -94,6 +94,16 @@ def _array(x: Any, dtype: Any, ndim: int, name: str, shape: str) -> np.ndarray:
     return a
 
 
+def _per_shot(x: Any, n: int, dtype: Any, name: str) -> np.ndarray:
+    """``x`` (a scalar or ``[N]``) as an array of ``n`` values, or :class:`CrokinoleError`."""
+    a = _array(np.atleast_1d(np.asarray(x)), dtype, 1, name, "[N]")
+    if a.shape[0] == 1 and n != 1:
+        a = np.full(n, a[0], dtype=dtype)
+    if a.shape[0] != n:
+        raise CrokinoleError(f"field `{name}`: must have shape [{n}] (one per shot) or be a number, got {list(a.shape)}")
+    return a
+
+
 def team_of_seat(seat: int, players: int = 2) -> int:
     """The team of ``seat``: with two players seat 0 is team 0 and seat 2 team 1; with four,
     seats 0 and 2 are team 0 and seats 1 and 3 team 1."""
@@ -204,9 +214,8 @@ class Engine:
         counts = _array(counts, np.int64, 1, "counts", "[N]")
         pos = _array(pos, np.float64, 2, "pos", "[N, 2]")
         vel = _array(vel, np.float64, 2, "vel", "[N, 2]")
-        spin = np.zeros(n) if spin is None else spin
-        spin = _array(np.broadcast_to(np.asarray(spin, dtype=np.float64), (n,)), np.float64, 1, "spin", "[N]")
-        team = _array(np.broadcast_to(np.asarray(team, dtype=np.int64), (n,)), np.int64, 1, "team", "[N]")
+        spin = _per_shot(0.0 if spin is None else spin, n, np.float64, "spin")
+        team = _per_shot(team, n, np.int64, "team")
         p, s, e, st, t, c, js = self._native.simulate_arrays(
             discs, teams, counts, pos, vel, spin, team, threads, outcomes
         )

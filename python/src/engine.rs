@@ -31,7 +31,9 @@ pub fn state_code(s: DiscState) -> i8 {
 /// blocks are.
 #[pyclass(module = "crokinole._crokinole", frozen)]
 pub struct Engine {
+    /// Board geometry.
     pub board: Board,
+    /// Physical parameters.
     pub physics: Physics,
 }
 

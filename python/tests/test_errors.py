@@ -125,3 +125,13 @@ def test_unreadable_files_raise_oserror(cli, tmp_path):
     with pytest.raises(OSError) as e:
         ck.simulate_file(missing)
     assert p.stderr.strip() == f"error: {e.value}"
+
+
+def test_per_shot_values_broadcast_or_are_refused():
+    engine = ck.Engine()
+    args = (np.zeros((2, 0, 2)), np.zeros((2, 0)), [0, 0], [[0.0, -0.3048]] * 2, [[0.0, 0.85]] * 2)
+    a = engine.simulate(*args, spin=[0.0, 0.0], team=[0, 0])
+    b = engine.simulate(*args, spin=0.0, team=0)
+    assert np.array_equal(a.pos, b.pos, equal_nan=True)
+    with pytest.raises(ck.CrokinoleError, match=r"^field `spin`: must have shape \[2\]"):
+        engine.simulate(*args, spin=[0.0, 0.0, 0.0])
