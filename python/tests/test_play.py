@@ -1,6 +1,7 @@
 """Games between built-in strategies (the same logs and summaries as `crokinole play`) and
 strategies written in Python playing against them."""
 
+import numpy as np
 import pytest
 
 import crokinole as ck
@@ -61,3 +62,26 @@ def test_python_strategy_errors():
 
     with pytest.raises(ck.CrokinoleError, match="flick"):
         ck.play([lambda t: "fast", "random"])
+
+
+def test_a_python_strategy_may_call_the_engine_itself():
+    engine = ck.Engine()
+    speeds = [0.8, 0.85, 0.9]
+
+    def evaluating(turn):
+        # Three speeds straight at the hole, run in one batch; keep the nearest to the centre.
+        n = len(turn["teams"])
+        pos, vel, spin = engine.flicks(turn["seat"], 0.0, 0.0, speeds, target=(0.0, 0.0))
+        discs = np.broadcast_to(turn["discs"], (3, n, 2))
+        teams = np.broadcast_to(turn["teams"].astype(np.int64), (3, n))
+        try:
+            b = engine.simulate(discs, teams, [n] * 3, pos, vel, spin, team=turn["team"])
+        except ck.CrokinoleError:  # the middle of the line is taken
+            return (0.0, 0.0, 0.85, 0.0)
+        d = np.linalg.norm(b.pos[np.arange(3), n], axis=1)
+        return {"speed": speeds[int(np.argmin(d))], "target": (0.0, 0.0)}
+
+    one = ck.play([evaluating, "greedy:k=2"], ruleset="tournament", seed=2, threads=1)
+    many = ck.play([evaluating, "greedy:k=2"], ruleset="tournament", seed=2, games=3)
+    assert many["games"] == 3
+    assert {s["intended"]["speed"] for s in one["shots"] if s["seat"] == 0} <= set(speeds)
