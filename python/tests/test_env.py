@@ -119,3 +119,13 @@ def test_bad_options_are_refused():
     env = CrokinoleEnv(**FAST)
     with pytest.raises(ck.CrokinoleError, match="has not been reset"):
         env.step([0, 0, 0, 0])
+
+
+def test_make_vec_uses_the_native_vector_env():
+    vec = gym.make_vec("crokinole/Crokinole-v0", num_envs=2,
+                       vectorization_mode="vector_entry_point", **FAST)
+    assert isinstance(vec, CrokinoleVectorEnv) and vec.num_envs == 2
+    obs, _ = vec.reset(seed=1)
+    assert obs["discs"].shape == (2, 16, 2) and vec.observation_space.contains(obs)
+    obs, reward, term, trunc, _ = vec.step(np.zeros((2, 4), dtype=np.float32))
+    assert vec.observation_space.contains(obs) and reward.shape == (2,)
