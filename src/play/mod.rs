@@ -11,7 +11,9 @@
 //!
 //! - [`strategy`]: the [`Strategy`] trait and the built-in strategies ([`RandomFlick`],
 //!   [`Greedy`], [`MonteCarlo`], parsed by [`AnyStrategy`]).
-//! - [`run`]: [`PlayConfig`], [`GameLog`] and the seeds of games, decisions and executions.
+//! - [`run`]: [`PlayConfig`], [`GameLog`] and the seeds of games, decisions and executions;
+//!   [`GameInPlay`], a game played one shot at a time (for callers that decide some shots
+//!   themselves).
 //! - [`summary`]: [`GameStats`], [`SummaryTally`], [`GamesSummary`]; [`PlayConfig::play_many`].
 //!
 //! The game log, the summary and the noise file as JSON are in [`crate::io`].
@@ -50,7 +52,7 @@ pub mod summary;
 pub use config::{
     DEFAULT_NOISE, DEFAULT_STRATEGIES, is_inline_noise, parse_noise, parse_strategies,
 };
-pub use run::{GameLog, PlayConfig, PlayError, ShotLog};
+pub use run::{GameInPlay, GameLog, PlayConfig, PlayError, ShotLog};
 pub use strategy::{
     AnyStrategy, Decision, Greedy, MonteCarlo, NoLegalFlick, Planner, RandomFlick, Strategy, Turn,
 };

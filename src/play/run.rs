@@ -21,7 +21,7 @@ use crate::error::InputError;
 use crate::montecarlo::noise::mix;
 use crate::montecarlo::{Noise, PlayerFlick};
 use crate::params::Physics;
-use crate::play::strategy::{NoLegalFlick, Strategy, Turn};
+use crate::play::strategy::{Decision, NoLegalFlick, Strategy, Turn};
 use crate::rules::{
     Game, GameError, GameResult, RoundRecord, Ruleset, ShotVerdict, seats_in_play, team_of_seat,
     valid_players,
@@ -259,6 +259,56 @@ pub struct GameLog {
     pub capped: bool,
 }
 
+/// A game of a run in progress, played one shot at a time: [`PlayConfig::start`] makes
+/// it, [`PlayConfig::decide`] and [`PlayConfig::execute`] play its shots,
+/// [`PlayConfig::finish`] turns it into its [`GameLog`]. Its seeds are those of
+/// [`PlayConfig::play`] (module documentation), so a game played step by step with the
+/// strategies' own decisions is the game `play` plays.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameInPlay {
+    index: u64,
+    /// (decision, execution) seeds.
+    seeds: (u64, u64),
+    game: Game,
+    shots: Vec<ShotLog>,
+}
+
+impl GameInPlay {
+    /// Index of the game in its run.
+    pub fn index(&self) -> u64 {
+        self.index
+    }
+
+    /// The rules' state: position, turn, discs left, scores, rounds.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The shots played so far.
+    pub fn shots(&self) -> &[ShotLog] {
+        &self.shots
+    }
+
+    /// The seed of the next shot's decision (`mix(mix(G, 1), n)`, `n` the shot's number).
+    pub fn decision_seed(&self) -> u64 {
+        mix(self.seeds.0, self.shots.len() as u64)
+    }
+
+    /// The [`Turn`] of the seat to shoot, with [`GameInPlay::decision_seed`].
+    pub fn turn<'a>(
+        &'a self,
+        board: &'a Board,
+        physics: &'a Physics,
+    ) -> Result<Turn<'a>, PlayError> {
+        Turn::new(board, physics, &self.game, self.decision_seed()).map_err(|error| {
+            PlayError::Game {
+                game: self.index,
+                error,
+            }
+        })
+    }
+}
+
 impl PlayConfig {
     /// Checks the configuration: 2 or 4 players (field `players`), one strategy per seat
     /// in play or, with four players, per team (`strategies`), each strategy's own
@@ -319,50 +369,67 @@ impl PlayConfig {
 
     /// Plays game `index` of the run to its end (or to `max_rounds`). Run
     /// [`PlayConfig::check`] first. Batches inside run on the current rayon pool; the log
-    /// does not depend on it.
+    /// does not depend on it. The same as [`PlayConfig::start`], then [`PlayConfig::decide`]
+    /// and [`PlayConfig::execute`] while [`PlayConfig::turn`] names a seat, then
+    /// [`PlayConfig::finish`].
     pub fn play(&self, index: u64) -> Result<GameLog, PlayError> {
-        let game_seed = mix(self.seed, index);
-        let seeds = (mix(game_seed, DECIDE), mix(game_seed, EXECUTE));
-        let mut game = Game::from_seed(self.players, self.ruleset, game_seed)
-            .map_err(|error| PlayError::Game { game: index, error })?;
-        let mut shots = Vec::new();
-        let mut capped = false;
-        while let Some(seat) = game.turn() {
-            if game.shots_in_round() == 0
-                && game.rounds().len() as u64 >= u64::from(self.max_rounds)
-            {
-                capped = true;
-                break;
-            }
-            let number = shots.len() as u64;
-            shots.push(self.play_turn(&mut game, index, seat, number, seeds)?);
+        let mut game = self.start(index)?;
+        while self.turn(&game).is_some() {
+            let decision = self.decide(&game)?;
+            self.execute(&mut game, decision)?;
         }
-        if capped && let Some(last) = shots.last_mut() {
-            last.next_turn = None;
-        }
-        Ok(self.game_log(index, &game, shots, capped))
+        Ok(self.finish(game))
     }
 
-    /// Shot `number` of game `index`, by `seat`: its strategy decides (seed `mix(decide,
-    /// number)`), its player's error perturbs the flick (sample `number` of stream
-    /// `execute`; the intended flick if the executed one is not legal), the engine runs
-    /// it and the game judges it.
-    fn play_turn(
+    /// Game `index` of the run, before its first shot, to be played one shot at a time
+    /// (by [`PlayConfig::play`], or by a caller that makes some decisions itself).
+    pub fn start(&self, index: u64) -> Result<GameInPlay, PlayError> {
+        let game_seed = mix(self.seed, index);
+        let game = Game::from_seed(self.players, self.ruleset, game_seed)
+            .map_err(|error| PlayError::Game { game: index, error })?;
+        Ok(GameInPlay {
+            index,
+            seeds: (mix(game_seed, DECIDE), mix(game_seed, EXECUTE)),
+            game,
+            shots: Vec::new(),
+        })
+    }
+
+    /// The seat to shoot next in `game`; `None` once the game is over, or when a new round
+    /// would start after `max_rounds` rounds (the game stops there, capped).
+    pub fn turn(&self, game: &GameInPlay) -> Option<u8> {
+        let seat = game.game.turn()?;
+        let capped = game.game.shots_in_round() == 0
+            && game.game.rounds().len() as u64 >= u64::from(self.max_rounds);
+        (!capped).then_some(seat)
+    }
+
+    /// The decision of the strategy of the seat to shoot ([`PlayConfig::strategy_of`]),
+    /// with the decision seed of the game's next shot ([`GameInPlay::decision_seed`]).
+    /// Refuses a game that is over ([`GameError::Over`]).
+    pub fn decide(&self, game: &GameInPlay) -> Result<Decision, PlayError> {
+        let index = game.index;
+        let turn = game.turn(&self.board, &self.physics)?;
+        self.strategy_of(turn.seat())
+            .choose(&turn)
+            .map_err(|error| PlayError::NoLegalFlick { game: index, error })
+    }
+
+    /// The seat to shoot plays `decision` (its intended flick, which must be legal where
+    /// it stands, [`Turn::legal`]): its player's error perturbs the flick (sample `number`
+    /// of stream `execute`, `number` the shot's number in the game; the intended flick if
+    /// the executed one is not legal), the engine runs it and the game judges it. Returns
+    /// the shot's log, also kept in `game`.
+    pub fn execute<'g>(
         &self,
-        game: &mut Game,
-        index: u64,
-        seat: u8,
-        number: u64,
-        (decide, execute): (u64, u64),
-    ) -> Result<ShotLog, PlayError> {
+        game: &'g mut GameInPlay,
+        decision: Decision,
+    ) -> Result<&'g ShotLog, PlayError> {
+        let (index, number) = (game.index, game.shots.len() as u64);
         let game_err = |error| PlayError::Game { game: index, error };
         let (board, physics) = (&self.board, &self.physics);
-        let turn = Turn::new(board, physics, game, mix(decide, number)).map_err(game_err)?;
-        let decision = self
-            .strategy_of(seat)
-            .choose(&turn)
-            .map_err(|error| PlayError::NoLegalFlick { game: index, error })?;
-        let team = turn.team();
+        let turn = game.turn(board, physics)?;
+        let (seat, team) = (turn.seat(), turn.team());
         let intended = turn.legal(&decision.flick).ok_or_else(|| {
             game_err(GameError::Input(InputError::new(
                 "flick",
@@ -377,19 +444,22 @@ impl PlayConfig {
         let executed = turn
             .setup()
             .sampler(decision.flick, self.noise)
-            .map_or(decision.flick, |s| s.sample(execute, number));
+            .map_or(decision.flick, |s| s.sample(game.seeds.1, number));
         let (executed, flick) = match turn.legal(&executed) {
             Some(flick) => (executed, flick),
             None => (decision.flick, intended),
         };
-        let outcome = run_shot(board, physics, &game.shot(flick))
+        let outcome = run_shot(board, physics, &game.game.shot(flick))
             .map_err(|e| game_err(GameError::Input(e)))?;
         let record = game
+            .game
             .play_outcome(seat, flick, &outcome, board, physics)
             .map_err(game_err)?;
-        let twenties = record.round_end.map_or(game.twenties(), |r| r.twenties);
+        let twenties = record
+            .round_end
+            .map_or(game.game.twenties(), |r| r.twenties);
         let board_score = record.verdict.board_score;
-        Ok(ShotLog {
+        game.shots.push(ShotLog {
             round: record.round,
             shot: record.shot,
             number,
@@ -408,10 +478,27 @@ impl PlayConfig {
                 20 * twenties[0] + board_score[0],
                 20 * twenties[1] + board_score[1],
             ],
-            score: game.score(),
+            score: game.game.score(),
             round_end: record.round_end.is_some(),
             next_turn: record.next_turn,
-        })
+        });
+        Ok(&game.shots[game.shots.len() - 1])
+    }
+
+    /// The log of a game played as far as it goes: over, or stopped by `max_rounds`
+    /// (`capped`: then its last shot has no next turn).
+    pub fn finish(&self, game: GameInPlay) -> GameLog {
+        let capped = game.game.turn().is_some() && self.turn(&game).is_none();
+        let GameInPlay {
+            index,
+            game,
+            mut shots,
+            ..
+        } = game;
+        if capped && let Some(last) = shots.last_mut() {
+            last.next_turn = None;
+        }
+        self.game_log(index, &game, shots, capped)
     }
 
     /// The log of game `index`, played to where `game` stands.

@@ -1,0 +1,497 @@
+"""crokinole: the deterministic Crokinole engine in Python.
+
+The Rust library behind the ``crokinole`` command, called directly: shot batches as
+numpy arrays, shot files, flicks in player terms, Monte Carlo studies, the rules'
+verdicts, the shot planner, games between strategies (built-in or written in Python),
+SVG pictures that show inline in Jupyter, and a Gymnasium environment
+(``gymnasium.make("crokinole/Crokinole-v0")`` once this package is imported).
+
+Every input is checked as the command checks it; bad input raises :class:`CrokinoleError`
+(a ``ValueError``) with the message the command prints after ``error:``. Results are
+bit-identical to the command's for the same input, whatever the thread count. Work runs
+with the GIL released on a rayon pool (``threads=None``: all cores).
+
+Units are SI (m, m/s, rad, rad/s); the board frame has its origin at the centre of the 20
+hole, seat 0 sitting at -y (docs/board.md, docs/shot-file.md).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, Optional, Sequence, Union
+
+import numpy as np
+
+from . import _crokinole
+from ._crokinole import CrokinoleError, GameBatch
+
+__all__ = [
+    "CrokinoleError",
+    "DEFAULT_NOISE",
+    "STATES",
+    "Batch",
+    "Engine",
+    "GameBatch",
+    "Plan",
+    "StudyResult",
+    "Svg",
+    "judge",
+    "params",
+    "play",
+    "render_shot",
+    "simulate_file",
+    "study",
+    "study_flicks",
+    "suggest",
+    "team_of_seat",
+]
+
+__version__ = _crokinole.__version__
+
+#: The players' error of ``crokinole play`` by default (a steady player).
+DEFAULT_NOISE = "offset=0.003,aim=0.01,speed=0.03,spin=0.5"
+
+#: Names of the codes of :attr:`Batch.state`: 0 on the board, 1 in the 20 hole, 2 in the
+#: ditch (-1 marks an unused slot).
+STATES = ("board", "hole", "ditch")
+
+Source = Union[str, "os.PathLike[str]", Mapping[str, Any]]
+
+
+def _text(source: Source) -> tuple[str, Optional[str]]:
+    """The JSON text of a file given as a path or as a dict, and its name (for paths)."""
+    if isinstance(source, Mapping):
+        return json.dumps(source), None
+    if isinstance(source, (str, os.PathLike)):
+        path = os.fspath(source)
+        return _crokinole.read_text(path), path
+    raise TypeError(f"expected a path or a dict, got {type(source).__name__}")
+
+
+def _noise(noise: Union[str, Mapping[str, float], None]) -> str:
+    """A noise model in the command line's form: ``none``, ``offset=..,aim=..``, or a dict
+    with the keys ``offset`` (m), ``aim`` (rad), ``speed`` (fraction), ``spin`` (rad/s)."""
+    if noise is None:
+        return "none"
+    if isinstance(noise, str):
+        return noise
+    if not noise:
+        return "none"
+    return ",".join(f"{k}={float(v)!r}" for k, v in noise.items())
+
+
+def _array(x: Any, dtype: Any, ndim: int, name: str, shape: str) -> np.ndarray:
+    """``x`` as a C-contiguous array of ``dtype`` with ``ndim`` dimensions, or
+    :class:`CrokinoleError` naming the field."""
+    try:
+        a = np.ascontiguousarray(x, dtype=dtype)
+    except (TypeError, ValueError) as e:
+        raise CrokinoleError(f"field `{name}`: not an array of numbers: {e}") from None
+    if a.ndim != ndim:
+        raise CrokinoleError(f"field `{name}`: must have shape {shape}, got {list(a.shape)}")
+    return a
+
+
+def _per_shot(x: Any, n: int, dtype: Any, name: str) -> np.ndarray:
+    """``x`` (a scalar or ``[N]``) as an array of ``n`` values, or :class:`CrokinoleError`."""
+    a = _array(np.atleast_1d(np.asarray(x)), dtype, 1, name, "[N]")
+    if a.shape[0] == 1 and n != 1:
+        a = np.full(n, a[0], dtype=dtype)
+    if a.shape[0] != n:
+        raise CrokinoleError(f"field `{name}`: must have shape [{n}] (one per shot) or be a number, got {list(a.shape)}")
+    return a
+
+
+def team_of_seat(seat: int, players: int = 2) -> int:
+    """The team of ``seat``: with two players seat 0 is team 0 and seat 2 team 1; with four,
+    seats 0 and 2 are team 0 and seats 1 and 3 team 1."""
+    return seat // 2 if players == 2 else seat % 2
+
+
+class Svg(str):
+    """An SVG picture (a ``str``) that Jupyter shows inline; ``save(path)`` writes it."""
+
+    def _repr_svg_(self) -> str:
+        return str(self)
+
+    def save(self, path: Union[str, "os.PathLike[str]"]) -> None:
+        """Writes the picture to ``path``."""
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self)
+
+
+def params() -> dict:
+    """The default ``board`` and ``physics`` blocks (what ``crokinole params`` prints)."""
+    return json.loads(Engine().params_json())
+
+
+@dataclass
+class Batch:
+    """What a batch of shots gave, as arrays (shot ``k``, disc ``j``; the shooter is disc
+    ``counts[k]``)."""
+
+    #: Final centres ``[N, M+1, 2]`` (m); NaN in unused slots. A disc in the hole or the
+    #: ditch keeps the place where it left the surface.
+    pos: np.ndarray
+    #: Final states ``[N, M+1]``: 0 board, 1 hole, 2 ditch (:data:`STATES`); -1 unused.
+    state: np.ndarray
+    #: Events (contacts and departures) per shot ``[N]``.
+    events: np.ndarray
+    #: Fixed steps taken per shot ``[N]``.
+    steps: np.ndarray
+    #: Seconds until every disc was at rest ``[N]`` (exact, not rounded to the step).
+    time: np.ndarray
+    #: Whether ``max_time`` stopped the shot with discs moving ``[N]``.
+    cut_off: np.ndarray
+    #: With ``outcomes=True``: every outcome as the outcome file has it (discs, events,
+    #: steps, time), a list of dicts.
+    outcomes: Optional[list] = None
+
+
+class Engine:
+    """A board and its physics. ``Engine()`` is the tournament board with the default
+    physics; ``board`` and ``physics`` take the keys of a shot file's blocks (missing keys
+    keep their defaults, unknown keys are refused)."""
+
+    def __init__(self, board: Optional[Mapping] = None, physics: Optional[Mapping] = None):
+        blocks: dict = {"shots": []}
+        if board is not None:
+            blocks["board"] = dict(board)
+        if physics is not None:
+            blocks["physics"] = dict(physics)
+        self._native = _crokinole.Engine(json.dumps(blocks))
+
+    @classmethod
+    def from_file(cls, source: Source) -> "Engine":
+        """The board and physics of a shot file (a path or a dict); its shots are ignored."""
+        text, _ = _text(source)
+        engine = cls.__new__(cls)
+        engine._native = _crokinole.Engine(text)
+        return engine
+
+    def params_json(self) -> str:
+        """The ``board`` and ``physics`` blocks as JSON."""
+        return self._native.params_json()
+
+    @property
+    def board(self) -> dict:
+        """The board block (every key, defaults filled in)."""
+        return json.loads(self.params_json())["board"]
+
+    @property
+    def physics(self) -> dict:
+        """The physics block (every key, defaults filled in)."""
+        return json.loads(self.params_json())["physics"]
+
+    def simulate(
+        self,
+        discs: Any,
+        teams: Any,
+        counts: Any,
+        pos: Any,
+        vel: Any,
+        spin: Any = None,
+        team: Any = 0,
+        *,
+        threads: Optional[int] = None,
+        outcomes: bool = False,
+    ) -> Batch:
+        """Runs ``N`` shots given as arrays and returns a :class:`Batch`.
+
+        ``discs[N, M, 2]`` (m) and ``teams[N, M]`` (0 or 1) hold the discs at rest, shot
+        ``k`` using its first ``counts[k]``; the shooter starts at ``pos[N, 2]`` with
+        velocity ``vel[N, 2]`` (m/s), spin ``spin[N]`` (rad/s, default 0) and team
+        ``team`` (scalar or ``[N]``). Every shot is checked before any runs (the error
+        names the shot and the field, as ``crokinole simulate`` does); the outcomes are
+        bit-identical to the command's. ``outcomes=True`` adds every outcome with its
+        events as dicts.
+        """
+        discs = _array(discs, np.float64, 3, "discs", "[N, M, 2]")
+        n = discs.shape[0]
+        teams = _array(teams, np.int64, 2, "teams", "[N, M]")
+        counts = _array(counts, np.int64, 1, "counts", "[N]")
+        pos = _array(pos, np.float64, 2, "pos", "[N, 2]")
+        vel = _array(vel, np.float64, 2, "vel", "[N, 2]")
+        spin = _per_shot(0.0 if spin is None else spin, n, np.float64, "spin")
+        team = _per_shot(team, n, np.int64, "team")
+        p, s, e, st, t, c, js = self._native.simulate_arrays(
+            discs, teams, counts, pos, vel, spin, team, threads, outcomes
+        )
+        return Batch(p, s, e, st, t, c, json.loads(js)["outcomes"] if js is not None else None)
+
+    def simulate_shots(
+        self, shots: Sequence[Mapping], *, threads: Optional[int] = None, outcomes: bool = False
+    ) -> Batch:
+        """Runs shots written as a shot file's ``shots`` entries (``{"discs": [{"team",
+        "pos"}], "shooter": {"team", "pos", "vel", "spin"}}``) through :meth:`simulate`."""
+        n = len(shots)
+        m = max((len(s.get("discs", [])) for s in shots), default=0)
+        discs = np.zeros((n, m, 2))
+        teams = np.zeros((n, m), dtype=np.int64)
+        counts = np.zeros(n, dtype=np.int64)
+        pos = np.zeros((n, 2))
+        vel = np.zeros((n, 2))
+        spin = np.zeros(n)
+        team = np.zeros(n, dtype=np.int64)
+        for k, s in enumerate(shots):
+            ds = s.get("discs", [])
+            counts[k] = len(ds)
+            for j, d in enumerate(ds):
+                discs[k, j] = d["pos"]
+                teams[k, j] = d.get("team", 0)
+            sh = s["shooter"]
+            pos[k] = sh["pos"]
+            vel[k] = sh["vel"]
+            spin[k] = sh.get("spin", 0.0)
+            team[k] = sh.get("team", 0)
+        return self.simulate(
+            discs, teams, counts, pos, vel, spin, team, threads=threads, outcomes=outcomes
+        )
+
+    def flicks(
+        self,
+        seat: int,
+        offset: Any,
+        aim: Any,
+        speed: Any,
+        spin: Any = 0.0,
+        *,
+        team: Optional[int] = None,
+        target: Optional[Sequence[float]] = None,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Flicks in player terms to initial conditions ``(pos[N, 2], vel[N, 2], spin[N])``.
+
+        From seat ``seat`` (0-3): ``offset`` (m) along the shooting line, positive to the
+        player's right, 0 the middle of the seat's quadrant; ``aim`` (rad) counter-clockwise
+        from straight ahead, or from the direction toward ``target`` (a board point);
+        ``speed`` (m/s); ``spin`` (rad/s). Scalars broadcast. ``team`` defaults to the
+        seat's team with two players. Each flick is checked as a study's flick is.
+        """
+        arrays = np.broadcast_arrays(
+            *(np.asarray(x, dtype=np.float64) for x in (offset, aim, speed, spin))
+        )
+        arrays = [np.ascontiguousarray(a.reshape(-1)) for a in arrays]
+        if team is None:
+            team = team_of_seat(seat, 2) if seat in (0, 2) else seat % 2
+        return _crokinole.flicks(
+            self._native,
+            seat,
+            team,
+            *arrays,
+            tuple(float(x) for x in target) if target is not None else None,
+        )
+
+
+def simulate_file(
+    source: Source,
+    *,
+    rules: Optional[str] = None,
+    trace: Optional[int] = None,
+    threads: Optional[int] = None,
+) -> dict:
+    """Runs a shot file (a path or a dict) and returns its outcome file as a dict: what
+    ``crokinole simulate FILE`` prints. ``rules="traditional"`` or ``"tournament"`` judges
+    every shot (``--rules``: each outcome gains its ``rules`` verdict); ``trace=EVERY``
+    adds every shot's trace (``--trace``)."""
+    text, _ = _text(source)
+    return json.loads(_crokinole.simulate_file(text, rules, trace, threads))
+
+
+def judge(
+    discs: Sequence[Mapping],
+    shooter: Mapping,
+    *,
+    seat: int,
+    players: int = 2,
+    ruleset: str = "traditional",
+    board: Optional[Mapping] = None,
+    physics: Optional[Mapping] = None,
+) -> dict:
+    """Runs one shot and returns the rules' verdict on it (the ``rules`` object of
+    ``crokinole simulate --rules``, docs/rules.md): ``discs`` as a shot file writes them
+    (``{"team", "pos"}``), ``shooter`` as ``{"team", "pos", "vel", "spin"}``, the shooter's
+    seat and the players at the table. An illegal placement raises
+    :class:`CrokinoleError` with its reason."""
+    shot: dict = {"discs": list(discs), "shooter": dict(shooter), "seat": seat}
+    if players != 2:
+        shot["players"] = players
+    file: dict = {"shots": [shot]}
+    if board is not None:
+        file["board"] = dict(board)
+    if physics is not None:
+        file["physics"] = dict(physics)
+    out = simulate_file(file, rules=ruleset)
+    return out["outcomes"][0]["rules"]
+
+
+class StudyResult:
+    """A Monte Carlo study's result: :attr:`summary` (the dict ``crokinole montecarlo``
+    prints), :attr:`samples` (per-sample arrays, with ``per_sample=True``) and its picture
+    (shown inline in Jupyter)."""
+
+    def __init__(self, summary_json: str, samples: Optional[dict], study_text: str):
+        #: The summary: outcome-class probabilities with Wilson intervals, the score-change
+        #: distribution, hits, resting positions (docs/montecarlo.md).
+        self.summary: dict = json.loads(summary_json)
+        #: Per-sample arrays in sample order (``offset``, ``aim``, ``speed``, ``spin`` of
+        #: the executed flick, ``x``, ``y`` where the shot disc ended, ``class`` as an index
+        #: into ``classes``, ``score_change``, ``opponent_hits``, ``opponents_moved``,
+        #: ``cut_off``), or None. ``pandas.DataFrame(result.samples_table())`` makes a table.
+        self.samples: Optional[dict] = samples
+        self._summary_json = summary_json
+        self._study_text = study_text
+
+    def probabilities(self) -> dict:
+        """The shot disc's outcome classes: ``{class: p}``."""
+        return {k: v["p"] for k, v in self.summary["shooter"].items()}
+
+    def samples_table(self) -> dict:
+        """The per-sample arrays as columns of equal length (``class`` as names), ready for
+        ``pandas.DataFrame``."""
+        if self.samples is None:
+            raise CrokinoleError("field `per_sample`: the study was run without per_sample=True")
+        cols = {k: v for k, v in self.samples.items() if k != "classes"}
+        names = np.asarray(self.samples["classes"])
+        cols["class"] = names[self.samples["class"]]
+        return cols
+
+    def svg(self, title: Optional[str] = None) -> Svg:
+        """The cloud of resting positions and the class probabilities on the study's board
+        (``crokinole render montecarlo``)."""
+        return Svg(_crokinole.render_summary(self._summary_json, self._study_text, title))
+
+    def _repr_svg_(self) -> str:
+        return self.svg()
+
+    def __repr__(self) -> str:
+        p = ", ".join(f"{k} {v:.3f}" for k, v in self.probabilities().items())
+        return f"StudyResult({self.summary['samples']} samples: {p})"
+
+
+def study(
+    source: Source,
+    *,
+    samples: int = 10_000,
+    seed: int = 0,
+    threads: Optional[int] = None,
+    per_sample: bool = False,
+) -> StudyResult:
+    """Runs a Monte Carlo study (a study file as a path or a dict, docs/montecarlo.md):
+    the summary is byte for byte what ``crokinole montecarlo FILE --samples N --seed S``
+    prints, for every thread count."""
+    text, _ = _text(source)
+    summary, cols = _crokinole.study(text, samples, seed, threads, per_sample)
+    return StudyResult(summary, cols, text)
+
+
+def study_flicks(source: Source, n: int, *, seed: int = 0) -> dict:
+    """The flicks a study's player executes (samples ``0..n`` with ``seed``, as the study
+    draws them): ``{"offset", "aim", "speed", "spin"}`` arrays."""
+    text, _ = _text(source)
+    o, a, s, w = _crokinole.study_flicks(text, n, seed)
+    return {"offset": o, "aim": a, "speed": s, "spin": w}
+
+
+class Plan:
+    """The planner's answer: :attr:`plan` (the dict ``crokinole suggest`` prints: the top
+    flicks with their expected values, class probabilities and the sweep's grid) and the
+    heat map of the grid (shown inline in Jupyter)."""
+
+    def __init__(self, plan_json: str):
+        #: The plan (docs/suggest.md).
+        self.plan: dict = json.loads(plan_json)
+        self._json = plan_json
+
+    @property
+    def top(self) -> list:
+        """The best flicks, best first."""
+        return self.plan["top"]
+
+    def svg(self, title: Optional[str] = None) -> Svg:
+        """The heat map of expected value over aim and speed (``crokinole render suggest``)."""
+        return Svg(_crokinole.render_plan(self._json, title))
+
+    def _repr_svg_(self) -> str:
+        return self.svg()
+
+    def __repr__(self) -> str:
+        return f"Plan(top {len(self.top)} flicks, best {self.top[0]['flick'] if self.top else None})"
+
+
+def suggest(
+    source: Source,
+    *,
+    budget: Union[int, str] = 20_000,
+    objective: str = "score",
+    top: int = 5,
+    seed: int = 0,
+    threads: Optional[int] = None,
+) -> Plan:
+    """Runs the shot planner on a suggest file (a path or a dict, docs/suggest.md):
+    ``budget`` in samples (deterministic) or ``"3s"`` (seconds); ``objective`` ``score``,
+    ``twenty`` or ``fifteen``. The plan is what ``crokinole suggest`` prints."""
+    text, _ = _text(source)
+    return Plan(_crokinole.suggest(text, str(budget), objective, top, seed, threads))
+
+
+Strategy = Union[str, Callable[[dict], Any]]
+
+
+def play(
+    strategies: Sequence[Strategy] = ("greedy", "montecarlo"),
+    *,
+    players: int = 2,
+    ruleset: str = "traditional",
+    noise: Union[str, Mapping[str, float], None] = DEFAULT_NOISE,
+    seed: int = 0,
+    games: int = 1,
+    max_rounds: int = 100,
+    threads: Optional[int] = None,
+) -> dict:
+    """Plays games as ``crokinole play`` does: the game log of game 0 when ``games`` is 1,
+    the summary of the run otherwise (docs/play.md).
+
+    ``strategies`` has one entry per seat in play, in seat order (or, with four players,
+    one per team): a built-in strategy's name (``random``, ``greedy:k=16``,
+    ``montecarlo:k=8:m=8``, ``planner:budget=2000``, each with an optional ``:spin=S``) or
+    a Python callable ``turn -> flick``. The callable gets a dict (``seat``, ``team``,
+    ``players``, ``ruleset``, ``round``, ``shot``, ``discs[n, 2]``, ``teams[n]``,
+    ``discs_left`` per seat, ``twenties`` and ``score`` per team, ``seed``) and returns the
+    intended flick as a dict ``{"offset", "aim", "speed", "spin", "target", "value"}``
+    (``speed`` required) or a tuple ``(offset, aim, speed, spin)``; the player's ``noise``
+    perturbs it like every other player's. An exception in the callable stops the game and
+    is raised here; an illegal flick raises :class:`CrokinoleError`.
+    """
+    return json.loads(
+        _crokinole.play(
+            list(strategies), players, ruleset, _noise(noise), seed, games, max_rounds, threads
+        )
+    )
+
+
+def render_shot(
+    source: Source, shot: int = 0, *, title: Optional[str] = None, every: int = 10
+) -> Svg:
+    """Shot ``shot`` of a shot file (a path or a dict), simulated with a trace and drawn:
+    paths, contact points, exits (``crokinole render shot``)."""
+    text, name = _text(source)
+    return Svg(_crokinole.render_shot(text, shot, title, name, every))
+
+
+def _register_env() -> None:
+    """Registers ``crokinole/Crokinole-v0`` with Gymnasium, if Gymnasium is installed."""
+    try:
+        import gymnasium
+    except ImportError:
+        return
+    if "crokinole/Crokinole-v0" not in gymnasium.registry:
+        gymnasium.register(
+            id="crokinole/Crokinole-v0",
+            entry_point="crokinole.env:CrokinoleEnv",
+            vector_entry_point="crokinole.env:CrokinoleVectorEnv",
+        )
+
+
+_register_env()

@@ -1,0 +1,155 @@
+"""Type stubs of the native module ``crokinole._crokinole`` (Rust, pyo3). The friendly API
+is ``crokinole`` itself; these are the functions it calls. JSON arguments and results are
+the texts the ``crokinole`` command reads and prints."""
+
+from os import PathLike
+from typing import Any, Callable, Optional, Sequence, Union
+
+import numpy as np
+import numpy.typing as npt
+
+__version__: str
+
+class CrokinoleError(ValueError):
+    """Bad input, refused before anything runs, with the command's message."""
+
+def read_text(path: Union[str, PathLike[str]]) -> str:
+    """A file's text; ``OSError`` if unreadable, ``CrokinoleError`` if not UTF-8."""
+
+class Engine:
+    """A board and its physics, from a shot file's text (its shots ignored)."""
+
+    def __init__(self, text: str) -> None: ...
+    def params_json(self) -> str:
+        """The ``board`` and ``physics`` blocks as JSON."""
+    def simulate_arrays(
+        self,
+        discs: npt.NDArray[np.float64],
+        teams: npt.NDArray[np.int64],
+        counts: npt.NDArray[np.int64],
+        pos: npt.NDArray[np.float64],
+        vel: npt.NDArray[np.float64],
+        spin: npt.NDArray[np.float64],
+        team: npt.NDArray[np.int64],
+        threads: Optional[int] = None,
+        outcomes: bool = False,
+    ) -> tuple[
+        npt.NDArray[np.float64],
+        npt.NDArray[np.int8],
+        npt.NDArray[np.uint64],
+        npt.NDArray[np.uint64],
+        npt.NDArray[np.float64],
+        npt.NDArray[np.bool_],
+        Optional[str],
+    ]:
+        """``(pos, state, events, steps, time, cut_off, outcomes_json)`` of a batch."""
+
+def simulate_file(
+    text: str, rules: Optional[str] = None, trace: Optional[int] = None, threads: Optional[int] = None
+) -> str:
+    """The outcome file ``crokinole simulate`` prints for a shot file's text."""
+
+def flicks(
+    engine: Engine,
+    seat: int,
+    team: int,
+    offset: npt.NDArray[np.float64],
+    aim: npt.NDArray[np.float64],
+    speed: npt.NDArray[np.float64],
+    spin: npt.NDArray[np.float64],
+    target: Optional[tuple[float, float]] = None,
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Flicks in player terms to ``(pos[N, 2], vel[N, 2], spin[N])``."""
+
+def study(
+    text: str,
+    samples: int = 10000,
+    seed: int = 0,
+    threads: Optional[int] = None,
+    per_sample: bool = False,
+) -> tuple[str, Optional[dict[str, Any]]]:
+    """``(summary_json, per-sample arrays or None)`` of a study file's text."""
+
+def study_flicks(
+    text: str, n: int, seed: int
+) -> tuple[
+    npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]
+]:
+    """The executed flicks ``(offset, aim, speed, spin)`` of samples ``0..n``."""
+
+def suggest(
+    text: str,
+    budget: str = "20000",
+    objective: str = "score",
+    top: int = 5,
+    seed: int = 0,
+    threads: Optional[int] = None,
+) -> str:
+    """The plan ``crokinole suggest`` prints for a suggest file's text."""
+
+def play(
+    strategies: Sequence[Union[str, Callable[[dict[str, Any]], Any]]],
+    players: int = 2,
+    ruleset_name: str = "traditional",
+    noise_spec: str = ...,
+    seed: int = 0,
+    games: int = 1,
+    max_rounds: int = 100,
+    threads: Optional[int] = None,
+) -> str:
+    """The game log (one game) or the summary ``crokinole play`` prints."""
+
+def render_shot(
+    text: str, shot: int = 0, title: Optional[str] = None, name: Optional[str] = None, every: int = 10
+) -> str:
+    """SVG of one shot of a shot file, traced."""
+
+def render_summary(summary: str, study: Optional[str] = None, title: Optional[str] = None) -> str:
+    """SVG of a study summary's cloud and class probabilities."""
+
+def render_plan(plan: str, title: Optional[str] = None) -> str:
+    """SVG of a plan's heat map."""
+
+class GameBatch:
+    """``n`` two-player games of an agent against a built-in strategy, stepped natively."""
+
+    num_envs: int
+    slots: int
+    seat: int
+    team: int
+    def __init__(
+        self,
+        n: int,
+        seat: int = 0,
+        opponent: str = "greedy:k=8",
+        noise_spec: str = ...,
+        ruleset_name: str = "tournament",
+        max_rounds: int = 100,
+        reward: str = "score",
+        aim_range: float = 0.25,
+        speed_range: tuple[float, float] = (0.3, 3.0),
+        spin_range: float = 20.0,
+    ) -> None: ...
+    def action_flicks(self, actions: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        """``[K, 4]`` flicks ``(offset, aim, speed, spin)`` of ``[K, 4]`` actions."""
+    def reset(self, indices: Sequence[int], which: Optional[Sequence[int]] = None) -> None:
+        """Starts games ``which`` (all) as game indices ``indices`` of the run."""
+    def step(
+        self, actions: npt.NDArray[np.float64]
+    ) -> tuple[
+        npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.bool_], npt.NDArray[np.bool_]
+    ]:
+        """``(reward, terminated, truncated, illegal)`` of one step of every game."""
+    def observe(
+        self,
+    ) -> tuple[
+        npt.NDArray[np.float32],
+        npt.NDArray[np.int8],
+        npt.NDArray[np.int8],
+        npt.NDArray[np.int32],
+        npt.NDArray[np.int32],
+        npt.NDArray[np.int32],
+    ]:
+        """``(discs, own, mask, score, round, discs_left)`` of every game."""
+    def log_json(self, i: int) -> str:
+        """Game ``i``'s log so far."""

@@ -1,0 +1,88 @@
+//! Errors as Python exceptions, with the CLI's messages: bad input raises `CrokinoleError`
+//! (a `ValueError`) whose message is what `crokinole` prints after `error: `; a file that
+//! cannot be read raises `OSError` with the CLI's words.
+
+use crokinole::InputError;
+use crokinole::io::FileKind;
+use pyo3::PyErr;
+use pyo3::create_exception;
+use pyo3::exceptions::{PyOSError, PyValueError};
+use std::io::Read;
+use std::path::Path;
+
+create_exception!(
+    _crokinole,
+    CrokinoleError,
+    PyValueError,
+    "Bad input, refused before anything runs. The message is the one the `crokinole` \
+     command prints after `error: `: the shot (when there is one), the field and the problem."
+);
+
+/// `CrokinoleError` carrying an input error's message.
+pub fn input_error(e: InputError) -> PyErr {
+    CrokinoleError::new_err(e.to_string())
+}
+
+/// `CrokinoleError` with a message of its own.
+pub fn error(message: impl Into<String>) -> PyErr {
+    CrokinoleError::new_err(message.into())
+}
+
+/// `read_text(path)`: the text of a file, read and refused as the CLI reads its inputs.
+#[pyo3::pyfunction]
+pub fn read_text(path: std::path::PathBuf) -> Result<String, PyErr> {
+    read_file(&path)
+}
+
+/// The text of `path`, as the CLI reads it: `OSError("cannot read `p`: ...")` if it cannot
+/// be read, `CrokinoleError` (field `file`) if it is not UTF-8.
+pub fn read_file(path: &Path) -> Result<String, PyErr> {
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_to_end(&mut bytes))
+        .map_err(|e| PyOSError::new_err(format!("cannot read `{}`: {e}", path.display())))?;
+    String::from_utf8(bytes).map_err(|e| {
+        input_error(InputError::new(
+            "file",
+            format!(
+                "not valid UTF-8 (bad byte at offset {})",
+                e.utf8_error().valid_up_to()
+            ),
+        ))
+    })
+}
+
+/// Input `text` refused while read as a file of kind `expected`: if it looks like a file of
+/// another kind, the message says what it looks like and which command reads it (as the
+/// CLI does).
+pub fn of_kind(e: InputError, text: &str, expected: FileKind) -> PyErr {
+    input_error(kind_noted(e, text, expected))
+}
+
+/// [`of_kind`]'s error before it becomes an exception.
+pub fn kind_noted(e: InputError, text: &str, expected: FileKind) -> InputError {
+    match FileKind::sniff(text) {
+        Some(kind) if kind != expected => InputError {
+            problem: format!("{}; this file looks like {}", e.problem, kind.describe()),
+            ..e
+        },
+        _ => e,
+    }
+}
+
+/// A rayon pool of `threads` workers (all cores if `None`), at most 256 as in the CLI.
+pub fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, PyErr> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.map_or(0, |n| n.clamp(1, 256)))
+        .build()
+        .map_err(|e| PyOSError::new_err(format!("cannot start worker threads: {e}")))
+}
+
+/// Runs `f` on `threads` workers: the global rayon pool when `None` (no pool to start),
+/// a pool of its own otherwise. Results never depend on the choice.
+pub fn on_pool<T: Send>(threads: Option<usize>, f: impl FnOnce() -> T + Send) -> Result<T, PyErr> {
+    match threads {
+        None => Ok(f()),
+        Some(n) => Ok(pool(Some(n))?.install(f)),
+    }
+}

@@ -1,0 +1,37 @@
+//! `crokinole._crokinole`: the Python extension module of the crokinole engine (pyo3).
+//!
+//! A binding layer above the library's `io` and `render` layers: it parses what Python
+//! hands it (numpy arrays, or JSON text of dicts and files, read by the same `io` readers as
+//! the CLI so the checks and messages are the CLI's), calls the library with the GIL
+//! released, and hands back numpy arrays or JSON text that the Python package
+//! (`python/crokinole/__init__.py`) turns into dicts. The core crate knows nothing of it.
+//!
+//! - [`errors`]: `CrokinoleError` and the CLI's file reading and messages.
+//! - [`engine`]: `Engine` (board and physics) and shot batches as arrays.
+//! - [`library`]: shot files, flicks in player terms, studies, the planner, pictures.
+//! - [`games`]: games between strategies, strategies written in Python.
+//! - [`env`]: `GameBatch`, the native core of the Gymnasium environments.
+
+mod engine;
+mod env;
+mod errors;
+mod games;
+mod library;
+
+use pyo3::prelude::*;
+
+/// The extension module.
+#[pymodule]
+fn _crokinole(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add(
+        "CrokinoleError",
+        m.py().get_type::<errors::CrokinoleError>(),
+    )?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_class::<engine::Engine>()?;
+    m.add_class::<env::GameBatch>()?;
+    m.add_function(wrap_pyfunction!(errors::read_text, m)?)?;
+    library::register(m)?;
+    games::register(m)?;
+    Ok(())
+}

@@ -1,0 +1,60 @@
+"""Shared helpers of the Python tests: the repository's paths and the `crokinole` command
+(the release binary `cargo test --release` builds; built here if missing), so results can
+be compared with what the command prints."""
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "fixtures"
+
+
+def _binary() -> Path:
+    exe = ROOT / "target" / "release" / "crokinole"
+    if not exe.exists():
+        subprocess.run(
+            ["cargo", "build", "--release", "--bin", "crokinole"], cwd=ROOT, check=True
+        )
+    return exe
+
+
+@pytest.fixture(scope="session")
+def cli():
+    """Runs `crokinole ARGS` in the repository; returns the completed process."""
+    exe = _binary()
+
+    def run(*args, input=None):
+        return subprocess.run(
+            [str(exe), *map(str, args)],
+            cwd=ROOT,
+            input=input,
+            capture_output=True,
+            text=True,
+        )
+
+    return run
+
+
+@pytest.fixture(scope="session")
+def cli_json(cli):
+    """Runs `crokinole ARGS` and parses what it prints (it must succeed)."""
+
+    def run(*args):
+        p = cli(*args)
+        assert p.returncode == 0, p.stderr
+        return json.loads(p.stdout)
+
+    return run
+
+
+def cli_error(cli, *args, input=None) -> str:
+    """The message `crokinole ARGS` prints after `error: ` (it must fail with status 2)."""
+    p = cli(*args, input=input)
+    assert p.returncode == 2, (p.returncode, p.stderr)
+    line = p.stderr.strip().splitlines()[-1]
+    assert line.startswith("error: "), line
+    return line[len("error: "):]

@@ -1,0 +1,106 @@
+"""Shot batches as arrays: bit-identical to `crokinole simulate` on the same shots, for
+every thread count; outcomes as dicts equal to the outcome file's."""
+
+import json
+
+import numpy as np
+import pytest
+
+import crokinole as ck
+from conftest import FIXTURES
+
+STATE = {"board": 0, "hole": 1, "ditch": 2}
+
+
+def arrays_of(shots):
+    """A shot file's shots as the arrays of Engine.simulate."""
+    n = len(shots)
+    m = max(len(s["discs"]) for s in shots)
+    discs = np.zeros((n, m, 2))
+    teams = np.zeros((n, m), dtype=np.int64)
+    counts = np.array([len(s["discs"]) for s in shots])
+    for k, s in enumerate(shots):
+        for j, d in enumerate(s["discs"]):
+            discs[k, j] = d["pos"]
+            teams[k, j] = d["team"]
+    pos = np.array([s["shooter"]["pos"] for s in shots])
+    vel = np.array([s["shooter"]["vel"] for s in shots])
+    spin = np.array([s["shooter"].get("spin", 0.0) for s in shots])
+    team = np.array([s["shooter"]["team"] for s in shots])
+    return discs, teams, counts, pos, vel, spin, team
+
+
+@pytest.mark.parametrize("name", ["crowded.json", "opening.json", "example.json"])
+def test_arrays_are_bit_identical_to_the_cli(cli_json, name):
+    path = FIXTURES / name
+    file = json.loads(path.read_text())
+    expected = cli_json("simulate", path, "--threads", "1")["outcomes"]
+    engine = ck.Engine.from_file(path)
+    batch = engine.simulate(*arrays_of(file["shots"]), threads=2, outcomes=True)
+    assert batch.outcomes == expected
+    for k, out in enumerate(expected):
+        n = len(out["discs"])
+        for j, d in enumerate(out["discs"]):
+            # Exact: the JSON holds the shortest decimal that round-trips each f64.
+            assert batch.pos[k, j].tolist() == d["pos"]
+            assert batch.state[k, j] == STATE[d["state"]]
+        assert np.isnan(batch.pos[k, n:]).all() and (batch.state[k, n:] == -1).all()
+        assert batch.events[k] == len(out["events"])
+        assert batch.steps[k] == out["steps"]
+        assert batch.time[k] == out["time"]
+        assert not batch.cut_off[k]
+
+
+def test_thread_counts_give_the_same_bits():
+    file = json.loads((FIXTURES / "crowded.json").read_text())
+    engine = ck.Engine()
+    a = engine.simulate(*arrays_of(file["shots"][:60]), threads=1)
+    b = engine.simulate(*arrays_of(file["shots"][:60]), threads=2)
+    c = engine.simulate(*arrays_of(file["shots"][:60]))
+    for x, y in [(a, b), (a, c)]:
+        assert np.array_equal(x.pos, y.pos, equal_nan=True)
+        assert np.array_equal(x.state, y.state)
+        assert np.array_equal(x.time, y.time)
+        assert np.array_equal(x.steps, y.steps)
+
+
+def test_simulate_file_is_the_cli_output(cli):
+    path = FIXTURES / "example.json"
+    for args, kwargs in [
+        ([], {}),
+        (["--rules"], {"rules": "traditional"}),
+        (["--rules", "--ruleset", "tournament"], {"rules": "tournament"}),
+        (["--trace", "5"], {"trace": 5}),
+    ]:
+        p = cli("simulate", path, *args)
+        assert p.returncode == 0, p.stderr
+        assert ck.simulate_file(path, **kwargs) == json.loads(p.stdout)
+        assert ck.simulate_file(json.loads(path.read_text()), **kwargs) == json.loads(p.stdout)
+
+
+def test_simulate_shots_and_flicks_agree_with_the_shot_file():
+    file = json.loads((FIXTURES / "example.json").read_text())
+    engine = ck.Engine()
+    a = engine.simulate_shots(file["shots"])
+    b = engine.simulate(*arrays_of(file["shots"]))
+    assert np.array_equal(a.pos, b.pos, equal_nan=True)
+    # A flick straight ahead from the middle of seat 0's line: the shot file's first shot.
+    pos, vel, spin = engine.flicks(0, offset=0.0, aim=0.0, speed=0.85)
+    assert pos.tolist() == [[0.0, -0.3048]] and vel.tolist() == [[0.0, 0.85]]
+    assert spin.tolist() == [0.0]
+    # Seat 2 sits opposite: the same flick mirrored, team 1 with two players.
+    pos, vel, _ = engine.flicks(2, offset=0.0, aim=0.0, speed=0.85)
+    assert pos.tolist() == [[0.0, 0.3048]] and vel.tolist() == [[0.0, -0.85]]
+    out = engine.simulate(np.zeros((1, 0, 2)), np.zeros((1, 0)), [0], pos, vel, team=1)
+    assert ck.STATES[out.state[0, 0]] == "hole"
+
+
+def test_custom_physics_changes_the_outcome_and_is_checked():
+    slow = ck.Engine(physics={"board_friction": 0.3})
+    assert slow.physics["board_friction"] == 0.3
+    assert slow.board == ck.params()["board"]
+    fast = ck.Engine()
+    args = (np.zeros((1, 0, 2)), np.zeros((1, 0)), [0], [[0.0, -0.3048]], [[0.0, 0.85]])
+    assert slow.simulate(*args).time[0] < fast.simulate(*args).time[0]
+    with pytest.raises(ck.CrokinoleError, match=r"physics\.dt"):
+        ck.Engine(physics={"dt": -1.0})

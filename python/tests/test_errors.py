@@ -1,0 +1,137 @@
+"""Errors as Python exceptions with the CLI's messages: the same bad input refused by
+`crokinole` and by the package gives `error: MESSAGE` there and CrokinoleError(MESSAGE)
+here."""
+
+import json
+
+import numpy as np
+import pytest
+
+import crokinole as ck
+from conftest import FIXTURES, cli_error
+
+GOOD_SHOT = {"discs": [], "shooter": {"team": 0, "pos": [0.0, -0.3048], "vel": [0.0, 0.85]}}
+
+BAD_SHOT_FILES = [
+    # A disc overlapping another.
+    {
+        "shots": [
+            GOOD_SHOT,
+            {
+                "discs": [{"team": 1, "pos": [0.1, 0.1]}, {"team": 0, "pos": [0.11, 0.1]}],
+                "shooter": GOOD_SHOT["shooter"],
+            },
+        ]
+    },
+    # An unknown key, a bad physics value, a bad team, a speed over max_speed.
+    {"shots": [], "physics": {"dtt": 0.001}},
+    {"shots": [], "physics": {"dt": -0.001}},
+    {"shots": [{"discs": [{"team": 3, "pos": [0.1, 0.1]}], "shooter": GOOD_SHOT["shooter"]}]},
+    {"shots": [{"discs": [], "shooter": {"team": 0, "pos": [0.0, -0.3048], "vel": [0.0, 11.0]}}]},
+    # Not JSON at all.
+    "{\"shots\": [",
+]
+
+
+def write(tmp_path, name, content):
+    path = tmp_path / name
+    path.write_text(content if isinstance(content, str) else json.dumps(content))
+    return path
+
+
+@pytest.mark.parametrize("k", range(len(BAD_SHOT_FILES)))
+def test_shot_file_errors_are_the_cli_messages(cli, tmp_path, k):
+    path = write(tmp_path, f"bad{k}.json", BAD_SHOT_FILES[k])
+    message = cli_error(cli, "simulate", path)
+    with pytest.raises(ck.CrokinoleError) as e:
+        ck.simulate_file(path)
+    assert str(e.value) == message
+    assert isinstance(e.value, ValueError)
+
+
+def test_rules_and_wrong_kind_messages(cli, tmp_path):
+    # A shot judged by the rules needs a seat.
+    path = write(tmp_path, "noseat.json", {"shots": [GOOD_SHOT]})
+    message = cli_error(cli, "simulate", path, "--rules")
+    with pytest.raises(ck.CrokinoleError) as e:
+        ck.simulate_file(path, rules="traditional")
+    assert str(e.value) == message
+    # A study file given where a shot file is read says what it looks like.
+    study = FIXTURES / "montecarlo" / "takeout.json"
+    message = cli_error(cli, "simulate", study)
+    assert "looks like" in message
+    with pytest.raises(ck.CrokinoleError) as e:
+        ck.simulate_file(study)
+    assert str(e.value) == message
+
+
+def test_study_and_suggest_messages(cli, tmp_path):
+    study = json.loads((FIXTURES / "montecarlo" / "takeout.json").read_text())
+    study["noise"]["aim"] = -1.0
+    path = write(tmp_path, "study.json", study)
+    message = cli_error(cli, "montecarlo", path, "--samples", "10")
+    with pytest.raises(ck.CrokinoleError) as e:
+        ck.study(path, samples=10)
+    assert str(e.value) == message
+    plan = json.loads((FIXTURES / "suggest" / "takeout.json").read_text())
+    plan["seat"] = 1
+    path = write(tmp_path, "plan.json", plan)
+    message = cli_error(cli, "suggest", path, "--budget", "3000")
+    with pytest.raises(ck.CrokinoleError) as e:
+        ck.suggest(path, budget=3000)
+    assert str(e.value) == message
+    # A bad flag is refused by the command line's parser; a bad argument here gives the
+    # same reason, naming the argument as a field.
+    p = cli("suggest", FIXTURES / "suggest" / "takeout.json", "--budget", "10")
+    assert p.returncode == 2
+    assert "'--budget <N|Ts>': must be at least 1000 samples, got 10" in p.stderr
+    with pytest.raises(ck.CrokinoleError) as e:
+        ck.suggest(FIXTURES / "suggest" / "takeout.json", budget=10)
+    assert str(e.value) == "field `budget`: must be at least 1000 samples, got 10"
+
+
+def test_play_messages(cli):
+    for strategies, noise in [("greedy,nope", "none"), ("greedy:k=0,random", "none"),
+                              ("greedy,random", "aim=-1"), ("greedy,random", "wobble=1")]:
+        message = cli_error(cli, "play", "--strategies", strategies, "--noise", noise)
+        with pytest.raises(ck.CrokinoleError) as e:
+            ck.play(strategies.split(","), noise=noise)
+        assert str(e.value) == message
+
+
+def test_array_errors_name_the_shot_and_field():
+    engine = ck.Engine()
+    discs = np.array([[[0.1, 0.1]], [[0.1, 0.1]]])
+    pos = [[0.0, -0.3048]] * 2
+    vel = [[0.0, 0.85]] * 2
+    with pytest.raises(ck.CrokinoleError, match=r"^shot 1: field `shots\[1\]\.discs\[0\]\.team`: must be 0 or 1, got 7$"):
+        ck.Engine().simulate(discs, [[0], [7]], [1, 1], pos, vel)
+    with pytest.raises(ck.CrokinoleError, match=r"^shot 0: field `shots\[0\]\.shooter\.vel`"):
+        engine.simulate(discs, [[0], [1]], [1, 1], pos, [[0.0, 99.0], [0.0, 0.85]])
+    with pytest.raises(ck.CrokinoleError, match=r"^field `teams`: must have shape"):
+        engine.simulate(discs, [[0, 1], [1, 1]], [1, 1], pos, vel)
+    with pytest.raises(ck.CrokinoleError, match=r"^field `discs`: must have shape \[N, M, 2\]"):
+        engine.simulate(np.zeros((2, 2)), [[0], [1]], [1, 1], pos, vel)
+    with pytest.raises(ck.CrokinoleError, match=r"^shot 1: field `shots\[1\]\.counts`"):
+        engine.simulate(discs, [[0], [1]], [1, 2], pos, vel)
+    with pytest.raises(ck.CrokinoleError, match=r"^field `flicks\[1\]\.speed`"):
+        engine.flicks(0, offset=0.0, aim=0.0, speed=[1.0, -1.0])
+
+
+def test_unreadable_files_raise_oserror(cli, tmp_path):
+    missing = tmp_path / "no-such-file.json"
+    p = cli("simulate", missing)
+    assert p.returncode == 1
+    with pytest.raises(OSError) as e:
+        ck.simulate_file(missing)
+    assert p.stderr.strip() == f"error: {e.value}"
+
+
+def test_per_shot_values_broadcast_or_are_refused():
+    engine = ck.Engine()
+    args = (np.zeros((2, 0, 2)), np.zeros((2, 0)), [0, 0], [[0.0, -0.3048]] * 2, [[0.0, 0.85]] * 2)
+    a = engine.simulate(*args, spin=[0.0, 0.0], team=[0, 0])
+    b = engine.simulate(*args, spin=0.0, team=0)
+    assert np.array_equal(a.pos, b.pos, equal_nan=True)
+    with pytest.raises(ck.CrokinoleError, match=r"^field `spin`: must have shape \[2\]"):
+        engine.simulate(*args, spin=[0.0, 0.0, 0.0])
