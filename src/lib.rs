@@ -33,6 +33,7 @@ pub mod plan;
 pub mod play;
 pub mod render;
 pub mod rules;
+pub mod serve;
 pub mod shot;
 pub mod step;
 pub mod trace;
