@@ -39,8 +39,9 @@ pub struct ServeConfig {
     pub port: u16,
     /// Threads taking requests.
     pub workers: usize,
-    /// Heavy requests (Monte Carlo, planner, simulate) run at once at most; more are
-    /// answered 503 at once.
+    /// Heavy requests (Monte Carlo studies and planner searches, which may take seconds)
+    /// run at once at most; more are answered 503 at once. Shots are bounded by
+    /// [`Limits`] to a fraction of a second and always run.
     pub heavy: usize,
     /// The bounds on one request.
     pub limits: Limits,
@@ -118,8 +119,8 @@ pub fn route(req: &Request, limits: &Limits, gate: &Gate) -> Reply {
     };
     type Endpoint = fn(&Query, &[u8], &Limits) -> Reply;
     let post: Option<(Endpoint, bool)> = match path {
-        "/api/simulate" => Some((api::simulate, true)),
-        "/api/shot" => Some((api::shot, true)),
+        "/api/simulate" => Some((api::simulate, false)),
+        "/api/shot" => Some((api::shot, false)),
         "/api/shotfile" => Some((api::shotfile, false)),
         "/api/montecarlo" => Some((api::montecarlo, true)),
         "/api/suggest" => Some((api::suggest, true)),
