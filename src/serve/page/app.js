@@ -334,6 +334,7 @@ async function shoot() {
   setState("busy");
   status("simulating...");
   const body = study(false);
+  $("layer-cloud").textContent = "";
   try {
     const r = await post("/api/shot?trace=5", body);
     const outcome = r.outcomes[0];
@@ -511,6 +512,8 @@ async function runMonteCarlo() {
     const r = await post(`/api/montecarlo?samples=${samples}&seed=${seed}`, study(true));
     const secs = (performance.now() - t0) / 1000;
     status(`${r.samples} samples in ${fmt(secs, 2)} s`);
+    // The cloud belongs to the position before the shot: show that, not a shot's end.
+    redraw();
     const g = $("layer-cloud");
     g.textContent = "";
     for (const p of r.shooter_positions.first) {
@@ -553,6 +556,7 @@ async function runSuggest() {
   try {
     const t0 = performance.now();
     const plan = await post(`/api/suggest?budget=${budget}&objective=${objective}&top=5`, suggestFile());
+    redraw();
     status(`planner: ${plan.samples_used} simulated shots in ${fmt((performance.now() - t0) / 1000, 2)} s`);
     let rows = "";
     plan.top.forEach((s, i) => {
@@ -707,6 +711,9 @@ async function loadLog(text) {
     $("ruleset").value = S.ruleset;
     fillSeats();
     $("sec-replay").open = true;
+    $("sec-mc").open = false;
+    $("sec-plan").open = false;
+    $("sec-replay").scrollIntoView({ block: "nearest" });
     status(`game log: ${r.shots.length} shots`);
     await replayShot(0);
   } catch (e) {
@@ -725,6 +732,8 @@ async function replayShot(k) {
   S.seat = entry.seat;
   S.discs = entry.discs.map((d) => ({ team: d.team, pos: d.pos }));
   $("seat").value = S.seat;
+  $("layer-cloud").textContent = "";
+  $("layer-heat").textContent = "";
   drawBoard();
   $("rp-prev").disabled = k === 0;
   $("rp-next").disabled = k === R.files.length - 1;
