@@ -68,7 +68,10 @@ fn cli(args: &[&str]) -> Vec<u8> {
 fn assert_refused(a: &Answer, status: u16, fragments: &[&str]) {
     assert_eq!(a.status, status, "{}", a.text());
     assert_eq!(a.header("content-type"), Some("application/json"));
-    let msg = a.json()["error"].as_str().expect("an error message").to_string();
+    let msg = a.json()["error"]
+        .as_str()
+        .expect("an error message")
+        .to_string();
     for f in fragments {
         assert!(msg.contains(f), "{msg:?} lacks {f:?}");
     }
@@ -205,8 +208,17 @@ fn replay_rebuilds_every_shot_of_a_game_log() {
         assert_eq!(out.status, 200, "shot {k}: {}", out.text());
         let o = &out.json()["outcomes"][0];
         let l = &logged["shots"][k];
-        assert_eq!(o["discs"].as_array().unwrap().len(), l["outcome"]["discs"].as_array().unwrap().len(), "shot {k}");
-        for (d, e) in o["discs"].as_array().unwrap().iter().zip(l["outcome"]["discs"].as_array().unwrap()) {
+        assert_eq!(
+            o["discs"].as_array().unwrap().len(),
+            l["outcome"]["discs"].as_array().unwrap().len(),
+            "shot {k}"
+        );
+        for (d, e) in o["discs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(l["outcome"]["discs"].as_array().unwrap())
+        {
             assert_eq!(d["pos"], e["pos"], "shot {k}");
         }
         assert_eq!(o["rules"], l["verdict"], "shot {k}");
@@ -229,7 +241,8 @@ fn bad_requests_get_a_4xx_naming_the_problem() {
         400,
         &["shots[0].discs[1].pos", "overlaps disc 0"],
     );
-    let study_overlap = br#"{"seat":0,"discs":[{"team":0,"pos":[0.1,0.1]},{"team":1,"pos":[0.11,0.1]}],
+    let study_overlap =
+        br#"{"seat":0,"discs":[{"team":0,"pos":[0.1,0.1]},{"team":1,"pos":[0.11,0.1]}],
         "flick":{"speed":1.0}}"#;
     assert_refused(
         &post("/api/montecarlo", study_overlap),
@@ -248,7 +261,11 @@ fn bad_requests_get_a_4xx_naming_the_problem() {
         400,
         &["samples", "whole number"],
     );
-    assert_refused(&post("/api/montecarlo?samples=0", &study), 400, &["samples"]);
+    assert_refused(
+        &post("/api/montecarlo?samples=0", &study),
+        400,
+        &["samples"],
+    );
     let sug = fixture("suggest", "takeout.json");
     assert_refused(
         &post("/api/suggest?budget=100000000", &sug),
@@ -256,7 +273,11 @@ fn bad_requests_get_a_4xx_naming_the_problem() {
         &["budget", "200000"],
     );
     assert_refused(&post("/api/suggest?budget=1h", &sug), 400, &["budget"]);
-    assert_refused(&post("/api/suggest?budget=60s", &sug), 400, &["budget", "10 s"]);
+    assert_refused(
+        &post("/api/suggest?budget=60s", &sug),
+        400,
+        &["budget", "10 s"],
+    );
     assert_refused(&post("/api/suggest?top=500", &sug), 400, &["top"]);
     assert_refused(
         &post("/api/suggest?objective=fun", &sug),
@@ -264,7 +285,11 @@ fn bad_requests_get_a_4xx_naming_the_problem() {
         &["objective", "fun"],
     );
     // Unknown query parameters and rule sets.
-    assert_refused(&post("/api/montecarlo?sample=10", &study), 400, &["`sample`"]);
+    assert_refused(
+        &post("/api/montecarlo?sample=10", &study),
+        400,
+        &["`sample`"],
+    );
     assert_refused(
         &post("/api/simulate?rules=street", &fixture("", "example.json")),
         400,
@@ -273,7 +298,11 @@ fn bad_requests_get_a_4xx_naming_the_problem() {
     // Too many shots, discs, steps, trace points.
     let shot = r#"{"discs":[],"shooter":{"team":0,"pos":[0.0,-0.3048],"vel":[0.0,0.85]}}"#;
     let many = format!("{{\"shots\":[{}]}}", vec![shot; 65].join(","));
-    assert_refused(&post("/api/simulate", many.as_bytes()), 400, &["65 shots", "64"]);
+    assert_refused(
+        &post("/api/simulate", many.as_bytes()),
+        400,
+        &["65 shots", "64"],
+    );
     let discs: Vec<String> = (0..65)
         .map(|k| format!("{{\"team\":0,\"pos\":[{},0.2]}}", -0.3 + 0.0001 * k as f64))
         .collect();
@@ -282,15 +311,16 @@ fn bad_requests_get_a_4xx_naming_the_problem() {
         discs.join(",")
     );
     assert_refused(&post("/api/simulate", crowd.as_bytes()), 400, &["65 discs"]);
-    let slow = format!(
-        "{{\"physics\":{{\"dt\":1e-6,\"max_time\":100.0}},\"shots\":[{shot}]}}"
-    );
+    let slow = format!("{{\"physics\":{{\"dt\":1e-6,\"max_time\":100.0}},\"shots\":[{shot}]}}");
     assert_refused(
         &post("/api/simulate", slow.as_bytes()),
         400,
         &["physics.max_time", "steps per shot"],
     );
-    let traced = format!("{{\"physics\":{{\"dt\":0.001,\"max_time\":100.0}},\"shots\":[{}]}}", vec![shot; 30].join(","));
+    let traced = format!(
+        "{{\"physics\":{{\"dt\":0.001,\"max_time\":100.0}},\"shots\":[{}]}}",
+        vec![shot; 30].join(",")
+    );
     assert_refused(
         &post("/api/simulate?trace=1", traced.as_bytes()),
         400,
@@ -300,14 +330,30 @@ fn bad_requests_get_a_4xx_naming_the_problem() {
     let big = vec![b' '; (1 << 20) + 10];
     assert_refused(&post("/api/simulate", &big), 413, &["larger", "1048576"]);
     // Wrong content type, method, path; a body that is not UTF-8.
-    let a = request(server(), "POST", "/api/simulate", Some("text/plain"), b"{}", TIMEOUT).unwrap();
+    let a = request(
+        server(),
+        "POST",
+        "/api/simulate",
+        Some("text/plain"),
+        b"{}",
+        TIMEOUT,
+    )
+    .unwrap();
     assert_refused(&a, 415, &["application/json"]);
     assert_refused(&get("/api/simulate"), 405, &["POST"]);
     assert_refused(&get("/nope"), 404, &["/nope"]);
     assert_refused(&post("/api/simulate", &[0xff, 0xfe]), 400, &["UTF-8"]);
     // A game log that is not one.
-    assert_refused(&post("/api/replay", b"{\"players\": 2}"), 400, &["game log", "ruleset"]);
-    assert_refused(&post("/api/replay", b"[1,"), 400, &["game log", "malformed"]);
+    assert_refused(
+        &post("/api/replay", b"{\"players\": 2}"),
+        400,
+        &["game log", "ruleset"],
+    );
+    assert_refused(
+        &post("/api/replay", b"[1,"),
+        400,
+        &["game log", "malformed"],
+    );
     // The server still answers after all that.
     assert_eq!(get("/api/params").status, 200);
 }
@@ -316,7 +362,10 @@ fn bad_requests_get_a_4xx_naming_the_problem() {
 fn the_page_and_its_files_are_served() {
     let page = get("/");
     assert_eq!(page.status, 200);
-    assert_eq!(page.header("content-type"), Some("text/html; charset=utf-8"));
+    assert_eq!(
+        page.header("content-type"),
+        Some("text/html; charset=utf-8")
+    );
     let html = page.text();
     assert!(html.contains("<svg id=\"board\""), "{html}");
     for (path, kind) in [("/app.js", "text/javascript"), ("/style.css", "text/css")] {
@@ -337,7 +386,12 @@ fn the_page_and_its_files_are_served() {
 #[test]
 fn concurrent_requests_are_all_answered_and_equal() {
     let example = fixture("", "example.json");
-    let want = cli(&["simulate", &binary::fixture("", "example.json"), "--trace", "10"]);
+    let want = cli(&[
+        "simulate",
+        &binary::fixture("", "example.json"),
+        "--trace",
+        "10",
+    ]);
     let study = fixture("montecarlo", "opening.json");
     let mc_want = post("/api/montecarlo?samples=2000&seed=1", &study);
     assert_eq!(mc_want.status, 200);

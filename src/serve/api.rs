@@ -16,8 +16,8 @@ use crate::io::{
     study_summary_json, write_outcomes, write_ruled_outcomes, write_ruled_traced_outcomes,
     write_traced_outcomes,
 };
-use crate::montecarlo::score::{assess, assess_ruled};
 use crate::montecarlo::Sampling;
+use crate::montecarlo::score::{assess, assess_ruled};
 use crate::params::Physics;
 use crate::plan::{Budget, Objective, PlanConfig};
 use crate::rules::{Ruleset, ShotEntry, check_rules, judge_outcomes};
@@ -199,15 +199,13 @@ fn percent_decode(s: &str) -> String {
         let hex = |c: u8| (c as char).to_digit(16);
         match b[i] {
             b'+' => out.push(b' '),
-            b'%' if i + 2 < b.len() => {
-                match (hex(b[i + 1]), hex(b[i + 2])) {
-                    (Some(h), Some(l)) => {
-                        out.push((h * 16 + l) as u8);
-                        i += 2;
-                    }
-                    _ => out.push(b'%'),
+            b'%' if i + 2 < b.len() => match (hex(b[i + 1]), hex(b[i + 2])) {
+                (Some(h), Some(l)) => {
+                    out.push((h * 16 + l) as u8);
+                    i += 2;
                 }
-            }
+                _ => out.push(b'%'),
+            },
             c => out.push(c),
         }
         i += 1;
@@ -440,8 +438,14 @@ pub fn shot(query: &Query, body: &[u8], limits: &Limits) -> Reply {
         let outcome = crate::run_shot(&s.board, &s.physics, &shot).map_err(refused("shot"))?;
         let result = match spec.ruleset {
             None => assess(&s.board, &s.discs, study.team(), &outcome),
-            Some(r) => assess_ruled(&s.board, &s.physics, &shot, &outcome, (s.seat, s.players, r))
-                .map_err(refused("rules"))?,
+            Some(r) => assess_ruled(
+                &s.board,
+                &s.physics,
+                &shot,
+                &outcome,
+                (s.seat, s.players, r),
+            )
+            .map_err(refused("rules"))?,
         };
         // The outcomes exactly as `simulate` wrote them (key order and all), not re-encoded.
         #[derive(serde::Deserialize)]
@@ -473,7 +477,13 @@ pub fn shotfile(query: &Query, body: &[u8], limits: &Limits) -> Reply {
         query.only(&[])?;
         let study = read_study(text(body)?, limits)?;
         let s = &study.spec().situation;
-        let file = shot_file_json(&s.board, &s.physics, &study.intended_shot(), s.seat, s.players);
+        let file = shot_file_json(
+            &s.board,
+            &s.physics,
+            &study.intended_shot(),
+            s.seat,
+            s.players,
+        );
         let text = serde_json::to_string_pretty(&file)
             .map_err(|e| Reply::error(500, format!("shot file: {e}")))?;
         Ok(Reply::json(text + "\n"))
@@ -618,12 +628,16 @@ pub fn replay(query: &Query, body: &[u8], limits: &Limits) -> Reply {
                 .as_u64()
                 .filter(|&t| t < 2)
                 .ok_or_else(|| {
-                    Reply::bad(format!("game log: field `{path}start.team`: expected 0 or 1"))
+                    Reply::bad(format!(
+                        "game log: field `{path}start.team`: expected 0 or 1"
+                    ))
                 })?;
             let pos = pair(field(start, &path, "pos")?, &format!("{path}start.pos"))?;
             let vel = pair(field(start, &path, "vel")?, &format!("{path}start.vel"))?;
             let spin = field(start, &path, "spin")?.as_f64().ok_or_else(|| {
-                Reply::bad(format!("game log: field `{path}start.spin`: expected a number"))
+                Reply::bad(format!(
+                    "game log: field `{path}start.spin`: expected a number"
+                ))
             })?;
             check_discs(&format!("{path}discs"), position.len(), limits)?;
             let shot = Shot {
@@ -643,16 +657,21 @@ pub fn replay(query: &Query, body: &[u8], limits: &Limits) -> Reply {
             let after = field(verdict, &format!("{path}verdict."), "position")?
                 .as_array()
                 .ok_or_else(|| {
-                    Reply::bad(format!("game log: field `{path}verdict.position`: expected an array"))
+                    Reply::bad(format!(
+                        "game log: field `{path}verdict.position`: expected an array"
+                    ))
                 })?;
             position.clear();
             let round_end = s.get("round_end").and_then(Value::as_bool).unwrap_or(false);
             if !round_end {
                 for (j, d) in after.iter().enumerate() {
                     let p = format!("{path}verdict.position[{j}].");
-                    let team = field(d, &p, "team")?.as_u64().filter(|&t| t < 2).ok_or_else(
-                        || Reply::bad(format!("game log: field `{p}team`: expected 0 or 1")),
-                    )?;
+                    let team = field(d, &p, "team")?
+                        .as_u64()
+                        .filter(|&t| t < 2)
+                        .ok_or_else(|| {
+                            Reply::bad(format!("game log: field `{p}team`: expected 0 or 1"))
+                        })?;
                     let pos = pair(field(d, &p, "pos")?, &format!("{p}pos"))?;
                     position.push(Placed {
                         team: team as u8,

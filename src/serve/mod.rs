@@ -192,7 +192,8 @@ impl Server {
     /// Binds `config.host:config.port` (port 0: a free one).
     pub fn bind(config: ServeConfig) -> Result<Server, String> {
         let at = format!("{}:{}", config.host, config.port);
-        let http = tiny_http::Server::http(&at).map_err(|e| format!("cannot listen on {at}: {e}"))?;
+        let http =
+            tiny_http::Server::http(&at).map_err(|e| format!("cannot listen on {at}: {e}"))?;
         let addr = http
             .server_addr()
             .to_ip()

@@ -185,7 +185,7 @@ function drawFlick(pull) {
   el("circle", { class: `disc shooter-ghost team${team}`, cx: X(p), cy: Y(p), r: discRadius() * MM }, g);
   // The aim line: as long as the distance the disc would slide on a bare board.
   const mu = S.physics.board_friction * S.physics.gravity;
-  const reach = Math.min((f.speed * f.speed) / (2 * mu), 0.75);
+  const reach = Math.min((f.speed * f.speed) / (2 * mu), 2 * S.board.shooting_line_radius);
   const q = [p[0] + d[0] * reach, p[1] + d[1] * reach];
   el("line", { class: "aim-line", x1: X(p), y1: Y(p), x2: X(q), y2: Y(q) }, g);
   if (pull) el("line", { class: "pull-line", x1: X(p), y1: Y(p), x2: X(pull), y2: Y(pull) }, g);
