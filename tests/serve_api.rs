@@ -270,7 +270,7 @@ fn bad_requests_get_a_4xx_naming_the_problem() {
     assert_refused(
         &post("/api/suggest?budget=100000000", &sug),
         400,
-        &["budget", "200000"],
+        &["budget", "100000"],
     );
     assert_refused(&post("/api/suggest?budget=1h", &sug), 400, &["budget"]);
     assert_refused(

@@ -62,7 +62,7 @@ impl Default for Limits {
             max_steps: 100_000.0,
             max_trace_points: 2_000_000.0,
             max_samples: 100_000,
-            max_budget: 200_000,
+            max_budget: 100_000,
             max_seconds: 10.0,
             max_top: 20,
             max_log_shots: 5_000,
@@ -420,9 +420,11 @@ pub fn shot_file_json(
 
 /// `POST /api/shot?trace=N`: the page's flick. A study file in (its `noise` is ignored:
 /// the intended flick is played), and out `{"shot_file", "outcomes", "score"}`: the shot
-/// file of the intended shot, the outcome file `crokinole simulate` prints for it (with
-/// `--trace N`, default 10, and, if the study has a `ruleset`, `--rules`), and the score:
-/// `{"team", "class", "change"}` as a Monte Carlo sample of the study counts them.
+/// file of the intended shot, the `outcomes` member of the outcome file `crokinole
+/// simulate` prints for it (with `--trace N`, default 10, and, if the study has a
+/// `ruleset`, `--rules`), written as it writes them, and the score: `{"team", "class",
+/// "change", "before"}`, the shot disc's class and the change in score difference as a
+/// Monte Carlo sample of the study counts them, and the board score of both teams before.
 pub fn shot(query: &Query, body: &[u8], limits: &Limits) -> Reply {
     let run = || -> Result<Reply, Reply> {
         query.only(&["trace"])?;
