@@ -687,3 +687,59 @@ pub fn replay(query: &Query, body: &[u8], limits: &Limits) -> Reply {
     };
     run().unwrap_or_else(|e| e)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn queries_are_decoded_and_the_last_value_counts() {
+        let q =
+            Query::parse("a=1&strategies=greedy%3Ak%3D4%2Crandom&b=x+y&a=2&flag&bad=%zz&end=%4");
+        assert_eq!(q.get("a"), Some("2"));
+        assert_eq!(q.get("strategies"), Some("greedy:k=4,random"));
+        assert_eq!(q.get("b"), Some("x y"));
+        assert_eq!(q.get("flag"), Some(""));
+        assert_eq!(q.get("bad"), Some("%zz"));
+        assert_eq!(q.get("end"), Some("%4"));
+        assert_eq!(q.get("none"), None);
+        assert_eq!(Query::parse(""), Query::default());
+    }
+
+    #[test]
+    fn numbers_and_rule_sets_are_checked() {
+        let q = Query::parse("n=12&big=99&neg=-1&r=tournament&s=street");
+        assert_eq!(q.number("n", 0, 1, 20), Ok(12));
+        assert_eq!(q.number("missing", 7, 1, 20), Ok(7));
+        assert_eq!(q.number("big", 0, 1, 20).unwrap_err().status, 400);
+        assert_eq!(q.number("neg", 0, 0, 20).unwrap_err().status, 400);
+        assert_eq!(q.ruleset("r"), Ok(Some(Ruleset::Tournament)));
+        assert_eq!(q.ruleset("missing"), Ok(None));
+        let e = q.ruleset("s").unwrap_err();
+        assert!(String::from_utf8_lossy(&e.body).contains("street"));
+        assert!(q.only(&["n", "big", "neg", "r"]).is_err());
+    }
+
+    #[test]
+    fn a_shot_file_written_here_reads_back_to_the_same_shot() {
+        let board = Board::tournament();
+        let physics = Physics::default();
+        let shot = Shot {
+            discs: vec![Placed {
+                team: 1,
+                pos: glam::DVec2::new(0.1 / 3.0, -0.2 / 7.0),
+            }],
+            shooter: crate::Flick {
+                team: 0,
+                pos: glam::DVec2::new(0.0, -0.3048),
+                vel: glam::DVec2::new(0.1 / 9.0, 1.0 / 3.0),
+                spin: -2.0 / 3.0,
+            },
+        };
+        let text = shot_file_json(&board, &physics, &shot, 0, 2).to_string();
+        let (b, p, entries) = parse_shot_file(&text).unwrap();
+        assert_eq!((b, p), (board, physics));
+        assert_eq!(entries[0].shot, shot);
+        assert_eq!((entries[0].seat, entries[0].players), (Some(0), 2));
+    }
+}
