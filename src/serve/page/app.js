@@ -556,6 +556,8 @@ async function runSuggest() {
   try {
     const t0 = performance.now();
     const plan = await post(`/api/suggest?budget=${budget}&objective=${objective}&top=5`, suggestFile());
+    // The suggestion replaces the flick: a cloud of the old one would mislead.
+    $("layer-cloud").textContent = "";
     redraw();
     status(`planner: ${plan.samples_used} simulated shots in ${fmt((performance.now() - t0) / 1000, 2)} s`);
     let rows = "";
