@@ -35,6 +35,7 @@ pub mod play;
 pub mod render;
 pub mod rules;
 pub mod scenes;
+pub mod serve;
 pub mod shot;
 pub mod step;
 pub mod trace;

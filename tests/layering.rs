@@ -10,7 +10,8 @@
 //! | 1 table | `rules/` (seats, teams, quadrants, placement, verdicts, scoring, the game) |
 //! | 2 model | `detmath`, `situation`, `noise`, `stats`, `montecarlo/`, `plan/`, `play/` |
 //! | 3 json | `io/` (every JSON reader and writer), `render/` |
-//! | 4 cli | `lib.rs` (the public facade), `bin/` |
+//! | 4 serve | `serve/` (the web server and its page) |
+//! | 5 cli | `lib.rs` (the public facade), `bin/` |
 //!
 //! An import is any `crate::`, `super::`, `self::` path, or a path that starts with a child
 //! module's name (in code and in string literals such as serde's `with = "..."`, not in
@@ -25,7 +26,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// Layer names, lowest first.
-const LAYER_NAMES: [&str; 5] = ["core", "table", "model", "json", "cli"];
+const LAYER_NAMES: [&str; 6] = ["core", "table", "model", "json", "serve", "cli"];
 /// Index in [`LAYER_NAMES`] of the JSON layer: serde may appear from there up.
 const JSON_LAYER: usize = 3;
 
@@ -53,7 +54,8 @@ const LAYER_OF: &[(&str, usize)] = &[
     ("play", 2),
     ("io", 3),
     ("render", 3),
-    ("bin", 4),
+    ("serve", 4),
+    ("bin", 5),
 ];
 
 /// One source file: its path (`src/...`), module path and text.
@@ -707,6 +709,22 @@ mod checker {
             "{v:?}"
         );
         assert!(v[1].starts_with("src/board.rs:3: `io::read`"), "{v:?}");
+    }
+
+    #[test]
+    fn only_the_binary_may_use_the_server() {
+        let v = check(&[
+            ("src/lib.rs", "pub mod io;\npub mod serve;\n"),
+            ("src/io/mod.rs", "use crate::serve::route;\n"),
+            ("src/serve/mod.rs", "use crate::io::x;\npub fn route() {}\n"),
+            ("src/bin/crokinole.rs", "use crokinole::serve::route;\n"),
+        ]);
+        assert_eq!(v.len(), 2, "{v:?}");
+        assert!(
+            v[0].starts_with("src/io/mod.rs:1: `serve::route` is in layer 4 (serve)"),
+            "{v:?}"
+        );
+        assert!(v[1].starts_with("import cycle"), "{v:?}");
     }
 
     #[test]

@@ -173,6 +173,20 @@ enum Command {
         #[arg(long, value_name = "TEXT", global = true)]
         title: Option<String>,
     },
+    /// Serve an interactive board in the browser: set up a position, flick, watch the
+    /// engine's shot, ask for a Monte Carlo study or a suggestion, replay a game
+    /// (docs/serve.md).
+    Serve {
+        /// Port to listen on (0: any free port).
+        #[arg(long, value_name = "P", default_value_t = 8080)]
+        port: u16,
+        /// Address to bind: 127.0.0.1 serves this machine only.
+        #[arg(long, value_name = "H", default_value = "127.0.0.1")]
+        host: String,
+        /// Open the page in the default browser (`xdg-open`, `open` or `start`).
+        #[arg(long)]
+        open: bool,
+    },
 }
 
 /// What `crokinole render` draws.
@@ -308,6 +322,7 @@ fn main() -> ExitCode {
             output,
             title,
         } => render(what, title, output.as_deref()),
+        Command::Serve { port, host, open } => serve(host, port, open),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -780,4 +795,33 @@ fn suggest(
         .map_err(Failure::Input)?;
     let text = plan_json(&plan);
     write_output(output, |w| w.write_all(text.as_bytes()))
+}
+
+/// `crokinole serve`: bind, print the page's address, open it if asked, serve until
+/// stopped.
+fn serve(host: String, port: u16, open: bool) -> Result<(), Failure> {
+    use crokinole::serve::{ServeConfig, Server};
+    let server = Server::bind(ServeConfig {
+        host,
+        port,
+        ..ServeConfig::default()
+    })
+    .map_err(Failure::Io)?;
+    let url = server.url();
+    println!("crokinole serve: {url} (Ctrl-C stops)");
+    let _ = std::io::stdout().flush();
+    if open {
+        let opener = if cfg!(target_os = "macos") {
+            "open"
+        } else if cfg!(windows) {
+            "explorer"
+        } else {
+            "xdg-open"
+        };
+        if let Err(e) = std::process::Command::new(opener).arg(&url).spawn() {
+            eprintln!("note: cannot open a browser ({opener}: {e}); open {url} yourself");
+        }
+    }
+    server.run();
+    Ok(())
 }

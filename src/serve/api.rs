@@ -1,0 +1,745 @@
+//! The JSON API of `crokinole serve`: one function per endpoint, each taking the request's
+//! query and body and returning a [`Reply`]. No sockets here (the HTTP loop is in
+//! `serve/mod.rs`), so every endpoint is tested as a plain function.
+//!
+//! The bodies are the files the command line reads (a shot file, a study file, a suggest
+//! file, a game log), read by the same `io` readers, and the answers are the bytes the
+//! command line prints for the same flags (`simulate`, `montecarlo`, `suggest`), so a
+//! request is a command line without a shell. Every request is bounded before any work
+//! starts ([`Limits`]): shots, discs, steps per shot, trace points, samples, planner
+//! budget; a request over a bound is refused with 400 and a message naming the bound.
+
+use crate::Board;
+use crate::error::InputError;
+use crate::io::{
+    params_json, parse_shot_file, parse_study_file, parse_suggest_file, plan_json,
+    study_summary_json, write_outcomes, write_ruled_outcomes, write_ruled_traced_outcomes,
+    write_traced_outcomes,
+};
+use crate::montecarlo::Sampling;
+use crate::montecarlo::score::{assess, assess_ruled};
+use crate::params::Physics;
+use crate::plan::{Budget, Objective, PlanConfig};
+use crate::rules::{Ruleset, ShotEntry, check_rules, judge_outcomes};
+use crate::shot::{Outcome, Shot};
+use crate::trace::trace_batch;
+use crate::{run_batch, shot::Placed};
+use serde_json::{Value, json};
+
+/// The bounds on what one request may ask for. [`Limits::default`] is what
+/// `crokinole serve` uses (docs/serve.md).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Limits {
+    /// Largest request body, bytes.
+    pub max_body: usize,
+    /// Most shots in one shot file.
+    pub max_shots: usize,
+    /// Most discs at rest in one shot or position.
+    pub max_discs: usize,
+    /// Most fixed steps one shot may take (`physics.max_time / physics.dt`).
+    pub max_steps: f64,
+    /// Most trace points one `/api/simulate` or `/api/shot` answer may hold: shots x
+    /// (discs + 1) x (steps / every + 1).
+    pub max_trace_points: f64,
+    /// Most Monte Carlo samples in one study.
+    pub max_samples: u64,
+    /// Largest planner budget, samples.
+    pub max_budget: u64,
+    /// Largest planner budget, seconds.
+    pub max_seconds: f64,
+    /// Most flicks a plan may report.
+    pub max_top: usize,
+    /// Most shots in a game log given to `/api/replay`.
+    pub max_log_shots: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_body: 1 << 20,
+            max_shots: 64,
+            max_discs: 64,
+            max_steps: 100_000.0,
+            max_trace_points: 2_000_000.0,
+            max_samples: 100_000,
+            max_budget: 100_000,
+            max_seconds: 10.0,
+            max_top: 20,
+            max_log_shots: 5_000,
+        }
+    }
+}
+
+/// An answer: HTTP status, content type and body.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reply {
+    /// HTTP status code.
+    pub status: u16,
+    /// `Content-Type` header.
+    pub content_type: &'static str,
+    /// The body.
+    pub body: Vec<u8>,
+}
+
+/// The content type of every JSON answer.
+pub const JSON: &str = "application/json";
+
+impl Reply {
+    /// 200 with a JSON body.
+    pub fn json(body: impl Into<Vec<u8>>) -> Reply {
+        Reply {
+            status: 200,
+            content_type: JSON,
+            body: body.into(),
+        }
+    }
+
+    /// An error: `status` with `{"error": message}` and a newline.
+    pub fn error(status: u16, message: impl std::fmt::Display) -> Reply {
+        let mut body = serde_json::to_vec(&json!({ "error": message.to_string() }))
+            .unwrap_or_else(|_| b"{\"error\":\"?\"}".to_vec());
+        body.push(b'\n');
+        Reply {
+            status,
+            content_type: JSON,
+            body,
+        }
+    }
+
+    /// 400 for bad input.
+    pub fn bad(message: impl std::fmt::Display) -> Reply {
+        Reply::error(400, message)
+    }
+}
+
+/// A request's query string, decoded: `key=value` pairs in order.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Query(pub Vec<(String, String)>);
+
+impl Query {
+    /// Parses `a=1&b=x%3Ay` (`+` is a space; a key without `=` has an empty value).
+    pub fn parse(text: &str) -> Query {
+        Query(
+            text.split('&')
+                .filter(|p| !p.is_empty())
+                .map(|p| {
+                    let (k, v) = p.split_once('=').unwrap_or((p, ""));
+                    (percent_decode(k), percent_decode(v))
+                })
+                .collect(),
+        )
+    }
+
+    /// The last value of `key`, if given.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.0
+            .iter()
+            .rev()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Refuses keys other than `allowed`, naming the first unknown one.
+    fn only(&self, allowed: &[&str]) -> Result<(), Reply> {
+        match self.0.iter().find(|(k, _)| !allowed.contains(&k.as_str())) {
+            Some((k, _)) => Err(Reply::bad(format!(
+                "unknown query parameter `{k}`; this endpoint takes {}",
+                if allowed.is_empty() {
+                    "none".to_string()
+                } else {
+                    allowed.join(", ")
+                }
+            ))),
+            None => Ok(()),
+        }
+    }
+
+    /// `key` as a whole number in `lo..=hi`, or `default` if absent.
+    fn number(&self, key: &str, default: u64, lo: u64, hi: u64) -> Result<u64, Reply> {
+        let Some(v) = self.get(key) else {
+            return Ok(default);
+        };
+        let n: u64 = v.trim().parse().map_err(|_| {
+            Reply::bad(format!(
+                "query parameter `{key}`: expected a whole number, got `{v}`"
+            ))
+        })?;
+        if n < lo || n > hi {
+            return Err(Reply::bad(format!(
+                "query parameter `{key}`: {n} is outside {lo}..={hi}"
+            )));
+        }
+        Ok(n)
+    }
+
+    /// The rule set named by `key`, if given.
+    fn ruleset(&self, key: &str) -> Result<Option<Ruleset>, Reply> {
+        match self.get(key) {
+            None | Some("") | Some("none") => Ok(None),
+            Some(name) => Ruleset::ALL
+                .into_iter()
+                .find(|r| r.name() == name)
+                .map(Some)
+                .ok_or_else(|| {
+                    Reply::bad(format!(
+                        "query parameter `{key}`: expected traditional or tournament, got `{name}`"
+                    ))
+                }),
+        }
+    }
+}
+
+/// `%XX` and `+` decoded; a malformed escape is kept as it is; bytes that are not UTF-8
+/// are replaced.
+fn percent_decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let hex = |c: u8| (c as char).to_digit(16);
+        match b[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < b.len() => match (hex(b[i + 1]), hex(b[i + 2])) {
+                (Some(h), Some(l)) => {
+                    out.push((h * 16 + l) as u8);
+                    i += 2;
+                }
+                _ => out.push(b'%'),
+            },
+            c => out.push(c),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// A body as UTF-8 text, or 400.
+fn text(body: &[u8]) -> Result<&str, Reply> {
+    std::str::from_utf8(body).map_err(|e| {
+        Reply::bad(format!(
+            "the body is not valid UTF-8 (bad byte at offset {})",
+            e.valid_up_to()
+        ))
+    })
+}
+
+/// An input error as 400, its message prefixed with what was being read.
+fn refused(what: &str) -> impl Fn(InputError) -> Reply + '_ {
+    move |e| Reply::bad(format!("{what}: {e}"))
+}
+
+/// The physics bound: at most `max_steps` fixed steps per shot.
+fn check_steps(physics: &Physics, limits: &Limits) -> Result<(), Reply> {
+    let steps = physics.max_time / physics.dt;
+    if steps > limits.max_steps {
+        return Err(Reply::bad(format!(
+            "field `physics.max_time`: max_time / dt = {steps:.0} steps per shot is more than \
+             this server allows ({}); the command line takes up to 1e9",
+            limits.max_steps
+        )));
+    }
+    Ok(())
+}
+
+/// The disc bound of one position.
+fn check_discs(field: &str, n: usize, limits: &Limits) -> Result<(), Reply> {
+    if n > limits.max_discs {
+        return Err(Reply::bad(format!(
+            "field `{field}`: {n} discs is more than this server allows ({})",
+            limits.max_discs
+        )));
+    }
+    Ok(())
+}
+
+/// `GET /api/params`: the default board and physics blocks (`crokinole params`), plus a
+/// newline.
+pub fn params() -> Reply {
+    let mut text = params_json(&Board::tournament(), &Physics::default());
+    text.push('\n');
+    Reply::json(text)
+}
+
+/// A checked shot file: its blocks and entries, within the limits.
+struct ShotFile {
+    board: Board,
+    physics: Physics,
+    entries: Vec<ShotEntry>,
+}
+
+fn read_shot_file(text: &str, limits: &Limits) -> Result<ShotFile, Reply> {
+    // The size bounds come first, on the raw JSON, so a file of a million discs is refused
+    // before it is checked disc by disc.
+    if let Ok(Value::Object(file)) = serde_json::from_str::<Value>(text)
+        && let Some(Value::Array(shots)) = file.get("shots")
+    {
+        if shots.len() > limits.max_shots {
+            return Err(Reply::bad(format!(
+                "field `shots`: {} shots is more than this server allows ({})",
+                shots.len(),
+                limits.max_shots
+            )));
+        }
+        for (k, s) in shots.iter().enumerate() {
+            if let Some(Value::Array(d)) = s.get("discs") {
+                check_discs(&format!("shots[{k}].discs"), d.len(), limits)?;
+            }
+        }
+    }
+    let (board, physics, entries) = parse_shot_file(text).map_err(refused("shot file"))?;
+    check_steps(&physics, limits)?;
+    Ok(ShotFile {
+        board,
+        physics,
+        entries,
+    })
+}
+
+/// The trace bound: shots x (discs + 1) x (steps / every + 1) points at most.
+fn check_trace(file: &ShotFile, every: u32, limits: &Limits) -> Result<(), Reply> {
+    let steps = file.physics.max_time / file.physics.dt;
+    let points: f64 = file
+        .entries
+        .iter()
+        .map(|e| (e.shot.discs.len() as f64 + 1.0) * (steps / f64::from(every) + 2.0))
+        .sum();
+    if points > limits.max_trace_points {
+        return Err(Reply::bad(format!(
+            "query parameter `trace`: up to {points:.0} trace points is more than this server \
+             allows ({}); trace less often (a larger `trace`) or send fewer shots",
+            limits.max_trace_points
+        )));
+    }
+    Ok(())
+}
+
+/// Runs a checked shot file as `crokinole simulate [--rules --ruleset R] [--trace N]`
+/// does and returns the bytes it prints.
+fn simulate_file(
+    file: &ShotFile,
+    rules: Option<Ruleset>,
+    trace: Option<u32>,
+) -> Result<Vec<u8>, Reply> {
+    let (board, physics, entries) = (&file.board, &file.physics, &file.entries);
+    if let Some(ruleset) = rules {
+        check_rules(board, physics, entries, ruleset).map_err(refused("rules"))?;
+    }
+    let shots: Vec<Shot> = entries.iter().map(|e| e.shot.clone()).collect();
+    let mut out = Vec::new();
+    let written = if let Some(every) = trace {
+        let traces = trace_batch(board, physics, &shots, every)
+            .into_iter()
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(refused("shot file"))?;
+        match rules {
+            None => write_traced_outcomes(&mut out, &traces),
+            Some(ruleset) => {
+                let outcomes: Vec<Outcome> = traces.iter().map(|t| t.outcome.clone()).collect();
+                let verdicts = judge_outcomes(board, physics, entries, &outcomes, ruleset)
+                    .map_err(refused("rules"))?;
+                write_ruled_traced_outcomes(&mut out, &traces, &verdicts)
+            }
+        }
+    } else {
+        let outcomes = run_batch(board, physics, &shots)
+            .into_iter()
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(refused("shot file"))?;
+        match rules {
+            None => write_outcomes(&mut out, &outcomes),
+            Some(ruleset) => {
+                let verdicts = judge_outcomes(board, physics, entries, &outcomes, ruleset)
+                    .map_err(refused("rules"))?;
+                write_ruled_outcomes(&mut out, &outcomes, &verdicts)
+            }
+        }
+    };
+    written.map_err(|e| Reply::error(500, format!("cannot write the outcome file: {e}")))?;
+    Ok(out)
+}
+
+/// `POST /api/simulate?rules=R&trace=N`: a shot file in, the outcome file out, byte for
+/// byte what `crokinole simulate FILE [--rules --ruleset R] [--trace N]` prints.
+pub fn simulate(query: &Query, body: &[u8], limits: &Limits) -> Reply {
+    let run = || -> Result<Reply, Reply> {
+        query.only(&["rules", "trace"])?;
+        let rules = query.ruleset("rules")?;
+        let trace = match query.get("trace") {
+            None => None,
+            Some(_) => Some(query.number("trace", 10, 1, 1_000_000)? as u32),
+        };
+        let file = read_shot_file(text(body)?, limits)?;
+        if let Some(every) = trace {
+            check_trace(&file, every, limits)?;
+        }
+        simulate_file(&file, rules, trace).map(Reply::json)
+    };
+    run().unwrap_or_else(|e| e)
+}
+
+/// A study file read and bounded.
+fn read_study(text: &str, limits: &Limits) -> Result<crate::montecarlo::Study, Reply> {
+    if let Ok(Value::Object(file)) = serde_json::from_str::<Value>(text)
+        && let Some(Value::Array(d)) = file.get("discs")
+    {
+        check_discs("discs", d.len(), limits)?;
+    }
+    let study = parse_study_file(text).map_err(refused("study file"))?;
+    check_steps(&study.spec().situation.physics, limits)?;
+    Ok(study)
+}
+
+/// The shot file (as JSON) of one shot played from `seat` with `players` at the table,
+/// on `board` with `physics`: every block written in full, every float in shortest
+/// round-trip form, so reading it back gives the same bits.
+pub fn shot_file_json(
+    board: &Board,
+    physics: &Physics,
+    shot: &Shot,
+    seat: u8,
+    players: u8,
+) -> Value {
+    let params: Value = serde_json::from_str(&params_json(board, physics)).unwrap_or(Value::Null);
+    let discs: Vec<Value> = shot
+        .discs
+        .iter()
+        .map(|d| json!({"team": d.team, "pos": [d.pos.x, d.pos.y]}))
+        .collect();
+    let s = &shot.shooter;
+    json!({
+        "board": params["board"],
+        "physics": params["physics"],
+        "shots": [{
+            "discs": discs,
+            "shooter": {"team": s.team, "pos": [s.pos.x, s.pos.y], "vel": [s.vel.x, s.vel.y], "spin": s.spin},
+            "seat": seat,
+            "players": players,
+        }],
+    })
+}
+
+/// `POST /api/shot?trace=N`: the page's flick. A study file in (its `noise` is ignored:
+/// the intended flick is played), and out `{"shot_file", "outcomes", "score"}`: the shot
+/// file of the intended shot, the `outcomes` member of the outcome file `crokinole
+/// simulate` prints for it (with `--trace N`, default 10, and, if the study has a
+/// `ruleset`, `--rules`), written as it writes them, and the score: `{"team", "class",
+/// "change", "before"}`, the shot disc's class and the change in score difference as a
+/// Monte Carlo sample of the study counts them, and the board score of both teams before.
+pub fn shot(query: &Query, body: &[u8], limits: &Limits) -> Reply {
+    let run = || -> Result<Reply, Reply> {
+        query.only(&["trace"])?;
+        let every = query.number("trace", 10, 1, 1_000_000)? as u32;
+        let study = read_study(text(body)?, limits)?;
+        let spec = study.spec();
+        let s = &spec.situation;
+        let shot = study.intended_shot();
+        let file_json = shot_file_json(&s.board, &s.physics, &shot, s.seat, s.players);
+        let file = read_shot_file(&file_json.to_string(), limits)?;
+        check_trace(&file, every, limits)?;
+        let outcomes = simulate_file(&file, spec.ruleset, Some(every))?;
+        let outcome = crate::run_shot(&s.board, &s.physics, &shot).map_err(refused("shot"))?;
+        let result = match spec.ruleset {
+            None => assess(&s.board, &s.discs, study.team(), &outcome),
+            Some(r) => assess_ruled(
+                &s.board,
+                &s.physics,
+                &shot,
+                &outcome,
+                (s.seat, s.players, r),
+            )
+            .map_err(refused("rules"))?,
+        };
+        // The outcomes exactly as `simulate` wrote them (key order and all), not re-encoded.
+        #[derive(serde::Deserialize)]
+        struct File<'a> {
+            #[serde(borrow)]
+            outcomes: &'a serde_json::value::RawValue,
+        }
+        let written: File = serde_json::from_slice(&outcomes)
+            .map_err(|e| Reply::error(500, format!("outcome file: {e}")))?;
+        let score = json!({
+            "team": study.team(),
+            "class": result.class.name(),
+            "change": result.score_change,
+            "before": study.score_before(),
+        });
+        let answer = format!(
+            "{{\"shot_file\":{file_json},\"outcomes\":{},\"score\":{score}}}",
+            written.outcomes.get()
+        );
+        Ok(Reply::json(format!("{answer}\n")))
+    };
+    run().unwrap_or_else(|e| e)
+}
+
+/// `POST /api/shotfile`: a study file in, the shot file of its intended flick out (what
+/// the page saves as "shot file").
+pub fn shotfile(query: &Query, body: &[u8], limits: &Limits) -> Reply {
+    let run = || -> Result<Reply, Reply> {
+        query.only(&[])?;
+        let study = read_study(text(body)?, limits)?;
+        let s = &study.spec().situation;
+        let file = shot_file_json(
+            &s.board,
+            &s.physics,
+            &study.intended_shot(),
+            s.seat,
+            s.players,
+        );
+        let text = serde_json::to_string_pretty(&file)
+            .map_err(|e| Reply::error(500, format!("shot file: {e}")))?;
+        Ok(Reply::json(text + "\n"))
+    };
+    run().unwrap_or_else(|e| e)
+}
+
+/// `POST /api/montecarlo?samples=N&seed=S`: a study file in, the summary out, byte for
+/// byte what `crokinole montecarlo FILE --samples N --seed S` prints (defaults 10000
+/// and 0).
+pub fn montecarlo(query: &Query, body: &[u8], limits: &Limits) -> Reply {
+    let run = || -> Result<Reply, Reply> {
+        query.only(&["samples", "seed"])?;
+        let samples = query.number("samples", 10_000, 1, limits.max_samples)?;
+        let seed = query.number("seed", 0, 0, u64::MAX)?;
+        let study = read_study(text(body)?, limits)?;
+        let plan = Sampling::new(seed, samples, None).map_err(refused("samples"))?;
+        let tally = study.tally(&plan);
+        let summary = tally.summary().map_err(refused("summary"))?;
+        Ok(Reply::json(study_summary_json(&summary)))
+    };
+    run().unwrap_or_else(|e| e)
+}
+
+/// `POST /api/suggest?budget=N|Ts&top=K&seed=S&objective=O`: a suggest file in, the plan
+/// out, byte for byte what `crokinole suggest FILE` prints with the same flags (defaults
+/// 20000, 5, 0, score).
+pub fn suggest(query: &Query, body: &[u8], limits: &Limits) -> Reply {
+    let run = || -> Result<Reply, Reply> {
+        query.only(&["budget", "top", "seed", "objective"])?;
+        let budget: Budget = query
+            .get("budget")
+            .unwrap_or("20000")
+            .parse()
+            .map_err(|e| Reply::bad(format!("query parameter `budget`: {e}")))?;
+        match budget {
+            Budget::Samples(n) if n > limits.max_budget => {
+                return Err(Reply::bad(format!(
+                    "query parameter `budget`: {n} samples is more than this server allows ({})",
+                    limits.max_budget
+                )));
+            }
+            Budget::Seconds(t) if t > limits.max_seconds => {
+                return Err(Reply::bad(format!(
+                    "query parameter `budget`: {t} s is more than this server allows ({} s)",
+                    limits.max_seconds
+                )));
+            }
+            _ => {}
+        }
+        let top = query.number("top", 5, 1, limits.max_top as u64)? as usize;
+        let seed = query.number("seed", 0, 0, u64::MAX)?;
+        let objective = match query.get("objective").unwrap_or("score") {
+            "score" => Objective::Score,
+            "twenty" => Objective::Twenty,
+            "fifteen" => Objective::Fifteen,
+            other => {
+                return Err(Reply::bad(format!(
+                    "query parameter `objective`: expected score, twenty or fifteen, got `{other}`"
+                )));
+            }
+        };
+        let text = text(body)?;
+        if let Ok(Value::Object(file)) = serde_json::from_str::<Value>(text)
+            && let Some(Value::Array(d)) = file.get("discs")
+        {
+            check_discs("discs", d.len(), limits)?;
+        }
+        let request = parse_suggest_file(text).map_err(refused("suggest file"))?;
+        check_steps(&request.situation.physics, limits)?;
+        let config = PlanConfig {
+            objective,
+            budget,
+            seed,
+            top,
+            grid: true,
+        };
+        let plan = crate::plan::suggest(&request, &config).map_err(refused("suggest"))?;
+        Ok(Reply::json(plan_json(&plan)))
+    };
+    run().unwrap_or_else(|e| e)
+}
+
+/// A field of a game log, or 400 naming it.
+fn field<'a>(v: &'a Value, path: &str, what: &str) -> Result<&'a Value, Reply> {
+    v.get(what)
+        .ok_or_else(|| Reply::bad(format!("game log: field `{path}{what}`: missing")))
+}
+
+/// `[x, y]` of a game log, or 400.
+fn pair(v: &Value, path: &str) -> Result<[f64; 2], Reply> {
+    let bad = || Reply::bad(format!("game log: field `{path}`: expected [x, y]"));
+    let a = v.as_array().ok_or_else(bad)?;
+    match a.as_slice() {
+        [x, y] => Ok([x.as_f64().ok_or_else(bad)?, y.as_f64().ok_or_else(bad)?]),
+        _ => Err(bad()),
+    }
+}
+
+/// `POST /api/replay`: a game log of `crokinole play --games 1` in, and out
+/// `{"players", "ruleset", "shots": [shot file, ...]}`: for every shot of the log, the
+/// shot file that reproduces it (the discs the previous shot's verdict left on the board,
+/// none at a round's first shot, and the logged `start`), each checked by the shot-file
+/// reader. `crokinole simulate --rules` on one of them gives the logged outcome.
+pub fn replay(query: &Query, body: &[u8], limits: &Limits) -> Reply {
+    let run = || -> Result<Reply, Reply> {
+        query.only(&[])?;
+        let log: Value = serde_json::from_str(text(body)?)
+            .map_err(|e| Reply::bad(format!("game log: malformed JSON: {e}")))?;
+        let players = field(&log, "", "players")?
+            .as_u64()
+            .filter(|p| *p == 2 || *p == 4)
+            .ok_or_else(|| Reply::bad("game log: field `players`: expected 2 or 4"))?;
+        let ruleset = field(&log, "", "ruleset")?
+            .as_str()
+            .filter(|r| Ruleset::ALL.iter().any(|x| x.name() == *r))
+            .ok_or_else(|| {
+                Reply::bad("game log: field `ruleset`: expected traditional or tournament")
+            })?;
+        let shots = field(&log, "", "shots")?
+            .as_array()
+            .ok_or_else(|| Reply::bad("game log: field `shots`: expected an array"))?;
+        if shots.len() > limits.max_log_shots {
+            return Err(Reply::bad(format!(
+                "game log: field `shots`: {} shots is more than this server allows ({})",
+                shots.len(),
+                limits.max_log_shots
+            )));
+        }
+        let board = Board::tournament();
+        let physics = Physics::default();
+        let mut position: Vec<Placed> = Vec::new();
+        let mut files = Vec::with_capacity(shots.len());
+        for (k, s) in shots.iter().enumerate() {
+            let path = format!("shots[{k}].");
+            let seat = field(s, &path, "seat")?
+                .as_u64()
+                .filter(|&x| x < 4)
+                .ok_or_else(|| Reply::bad(format!("game log: field `{path}seat`: expected 0-3")))?;
+            let start = field(s, &path, "start")?;
+            let team = field(start, &format!("{path}start."), "team")?
+                .as_u64()
+                .filter(|&t| t < 2)
+                .ok_or_else(|| {
+                    Reply::bad(format!(
+                        "game log: field `{path}start.team`: expected 0 or 1"
+                    ))
+                })?;
+            let pos = pair(field(start, &path, "pos")?, &format!("{path}start.pos"))?;
+            let vel = pair(field(start, &path, "vel")?, &format!("{path}start.vel"))?;
+            let spin = field(start, &path, "spin")?.as_f64().ok_or_else(|| {
+                Reply::bad(format!(
+                    "game log: field `{path}start.spin`: expected a number"
+                ))
+            })?;
+            check_discs(&format!("{path}discs"), position.len(), limits)?;
+            let shot = Shot {
+                discs: position.clone(),
+                shooter: crate::Flick {
+                    team: team as u8,
+                    pos: pos.into(),
+                    vel: vel.into(),
+                    spin,
+                },
+            };
+            let file = shot_file_json(&board, &physics, &shot, seat as u8, players as u8);
+            parse_shot_file(&file.to_string())
+                .map_err(|e| Reply::bad(format!("game log: shot {k}: {e}")))?;
+            files.push(file);
+            let verdict = field(s, &path, "verdict")?;
+            let after = field(verdict, &format!("{path}verdict."), "position")?
+                .as_array()
+                .ok_or_else(|| {
+                    Reply::bad(format!(
+                        "game log: field `{path}verdict.position`: expected an array"
+                    ))
+                })?;
+            position.clear();
+            let round_end = s.get("round_end").and_then(Value::as_bool).unwrap_or(false);
+            if !round_end {
+                for (j, d) in after.iter().enumerate() {
+                    let p = format!("{path}verdict.position[{j}].");
+                    let team = field(d, &p, "team")?
+                        .as_u64()
+                        .filter(|&t| t < 2)
+                        .ok_or_else(|| {
+                            Reply::bad(format!("game log: field `{p}team`: expected 0 or 1"))
+                        })?;
+                    let pos = pair(field(d, &p, "pos")?, &format!("{p}pos"))?;
+                    position.push(Placed {
+                        team: team as u8,
+                        pos: pos.into(),
+                    });
+                }
+            }
+        }
+        let answer = json!({"players": players, "ruleset": ruleset, "shots": files});
+        Ok(Reply::json(format!("{answer}\n")))
+    };
+    run().unwrap_or_else(|e| e)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn queries_are_decoded_and_the_last_value_counts() {
+        let q =
+            Query::parse("a=1&strategies=greedy%3Ak%3D4%2Crandom&b=x+y&a=2&flag&bad=%zz&end=%4");
+        assert_eq!(q.get("a"), Some("2"));
+        assert_eq!(q.get("strategies"), Some("greedy:k=4,random"));
+        assert_eq!(q.get("b"), Some("x y"));
+        assert_eq!(q.get("flag"), Some(""));
+        assert_eq!(q.get("bad"), Some("%zz"));
+        assert_eq!(q.get("end"), Some("%4"));
+        assert_eq!(q.get("none"), None);
+        assert_eq!(Query::parse(""), Query::default());
+    }
+
+    #[test]
+    fn numbers_and_rule_sets_are_checked() {
+        let q = Query::parse("n=12&big=99&neg=-1&r=tournament&s=street");
+        assert_eq!(q.number("n", 0, 1, 20), Ok(12));
+        assert_eq!(q.number("missing", 7, 1, 20), Ok(7));
+        assert_eq!(q.number("big", 0, 1, 20).unwrap_err().status, 400);
+        assert_eq!(q.number("neg", 0, 0, 20).unwrap_err().status, 400);
+        assert_eq!(q.ruleset("r"), Ok(Some(Ruleset::Tournament)));
+        assert_eq!(q.ruleset("missing"), Ok(None));
+        let e = q.ruleset("s").unwrap_err();
+        assert!(String::from_utf8_lossy(&e.body).contains("street"));
+        assert!(q.only(&["n", "big", "neg", "r"]).is_err());
+    }
+
+    #[test]
+    fn a_shot_file_written_here_reads_back_to_the_same_shot() {
+        let board = Board::tournament();
+        let physics = Physics::default();
+        let shot = Shot {
+            discs: vec![Placed {
+                team: 1,
+                pos: glam::DVec2::new(0.1 / 3.0, -0.2 / 7.0),
+            }],
+            shooter: crate::Flick {
+                team: 0,
+                pos: glam::DVec2::new(0.0, -0.3048),
+                vel: glam::DVec2::new(0.1 / 9.0, 1.0 / 3.0),
+                spin: -2.0 / 3.0,
+            },
+        };
+        let text = shot_file_json(&board, &physics, &shot, 0, 2).to_string();
+        let (b, p, entries) = parse_shot_file(&text).unwrap();
+        assert_eq!((b, p), (board, physics));
+        assert_eq!(entries[0].shot, shot);
+        assert_eq!((entries[0].seat, entries[0].players), (Some(0), 2));
+    }
+}

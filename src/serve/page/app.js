@@ -1,0 +1,817 @@
+// crokinole serve: the page's script. No framework, no build step, nothing fetched from
+// elsewhere. The board is drawn in millimetres (1 SVG unit = 1 mm, board +y up) like
+// `crokinole render`; every simulation is the engine's, asked from this server's JSON API
+// (docs/serve.md). The state of the page is a study file (position, seat, flick, noise,
+// rule set): what is saved, sent for a shot, a Monte Carlo study or a suggestion.
+"use strict";
+
+const NS = "http://www.w3.org/2000/svg";
+const MM = 1000;
+const DITCH = 0.0508, RAIL = 0.012;
+const CLASSES = ["twenty", "fifteen", "ten", "five", "out", "ditch", "removed"];
+const $ = (id) => document.getElementById(id);
+
+const S = {
+  board: null,          // the `board` block of /api/params
+  physics: null,        // the `physics` block
+  players: 2,
+  seat: 0,
+  ruleset: "traditional",
+  discs: [],            // [{team, pos: [x, y]}]
+  flick: { offset: 0, aim: 0, speed: 0.85, spin: 0 }, // + target: [x, y] when aimed at a point
+  anim: null,           // the running animation
+  last: null,           // the last shot: {start, outcome, verdictState}
+  replay: null,         // {log, files, k}
+};
+
+// ---------- small helpers ----------
+function el(name, attrs, parent, text) {
+  const e = document.createElementNS(NS, name);
+  for (const k in attrs) e.setAttribute(k, attrs[k]);
+  if (text !== undefined) e.textContent = text;
+  if (parent) parent.appendChild(e);
+  return e;
+}
+const X = (p) => p[0] * MM;
+const Y = (p) => -p[1] * MM;
+const fmt = (x, d = 3) => (x === null || x === undefined ? "-" : Number(x).toFixed(d));
+function status(msg, error) {
+  const s = $("status");
+  s.textContent = msg;
+  s.className = error ? "error" : "";
+}
+function setState(v) { document.body.dataset.state = v; }
+function escapeHtml(s) {
+  return String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]));
+}
+
+async function post(path, body) {
+  const r = await fetch(path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+  const text = await r.text();
+  let data;
+  try { data = JSON.parse(text); } catch (e) { data = { error: text }; }
+  if (!r.ok) throw new Error(data.error || `HTTP ${r.status}`);
+  return data;
+}
+
+// Seat frames: seat s is seat 0's frame turned clockwise by s quarter turns (as
+// src/montecarlo/flick.rs).
+function seatToBoard(seat, v) {
+  switch (seat % 4) {
+    case 0: return [v[0], v[1]];
+    case 1: return [v[1], -v[0]];
+    case 2: return [-v[0], -v[1]];
+    default: return [-v[1], v[0]];
+  }
+}
+function boardToSeat(seat, v) {
+  switch (seat % 4) {
+    case 0: return [v[0], v[1]];
+    case 1: return [-v[1], v[0]];
+    case 2: return [-v[0], -v[1]];
+    default: return [v[1], -v[0]];
+  }
+}
+function seatsInPlay() { return S.players === 4 ? [0, 1, 2, 3] : [0, 2]; }
+function teamOfSeat(seat) { return S.players === 4 ? seat % 2 : (seat === 0 ? 0 : 1); }
+function maxOffset() { return S.board.shooting_line_radius * Math.SQRT1_2; }
+function startPos(offset) {
+  const r = S.board.shooting_line_radius;
+  return seatToBoard(S.seat, [offset, -Math.sqrt(r * r - offset * offset)]);
+}
+function direction(f, pos) {
+  const s = Math.sin(f.aim), c = Math.cos(f.aim);
+  if (!f.target) return seatToBoard(S.seat, [-s, c]);
+  let d = [f.target[0] - pos[0], f.target[1] - pos[1]];
+  const n = Math.hypot(d[0], d[1]);
+  d = [d[0] / n, d[1] / n];
+  return [d[0] * c - d[1] * s, d[0] * s + d[1] * c];
+}
+
+// The page's state as a study file (docs/montecarlo.md).
+function study(withNoise) {
+  const f = { offset: S.flick.offset, aim: S.flick.aim, speed: S.flick.speed, spin: S.flick.spin };
+  if (S.flick.target) f.target = S.flick.target;
+  const s = { players: S.players, seat: S.seat, discs: S.discs.map((d) => ({ team: d.team, pos: d.pos })), flick: f };
+  if (withNoise) s.noise = noise();
+  if (S.ruleset) s.ruleset = S.ruleset;
+  return s;
+}
+function noise() {
+  const v = (id) => Number($(id).value) || 0;
+  return { offset: v("n-offset"), aim: v("n-aim"), speed: v("n-speed"), spin: v("n-spin") };
+}
+
+// ---------- the board ----------
+function svgPoint(evt) {
+  const svg = $("board");
+  const p = svg.createSVGPoint();
+  p.x = evt.clientX; p.y = evt.clientY;
+  const q = p.matrixTransform(svg.getScreenCTM().inverse());
+  return [q.x / MM, -q.y / MM];
+}
+// Client (viewport) pixel coordinates of a board point: used by the browser test.
+function toScreen(x, y) {
+  const svg = $("board");
+  const p = svg.createSVGPoint();
+  p.x = x * MM; p.y = -y * MM;
+  const q = p.matrixTransform(svg.getScreenCTM());
+  return [q.x, q.y];
+}
+
+function drawBoard() {
+  const b = S.board, g = $("layer-board");
+  g.textContent = "";
+  el("circle", { class: "rail", r: (b.surface_radius + DITCH + RAIL) * MM }, g);
+  el("circle", { class: "ditch", r: (b.surface_radius + DITCH) * MM }, g);
+  el("circle", { class: "surface", r: b.surface_radius * MM, id: "surface" }, g);
+  for (const r of [b.shooting_line_radius, b.ten_line_radius, b.fifteen_line_radius]) {
+    el("circle", { class: "line", r: r * MM, "stroke-width": b.line_width * MM }, g);
+  }
+  const c = Math.SQRT1_2;
+  for (const [sx, sy] of [[1, 1], [-1, 1], [-1, -1], [1, -1]]) {
+    el("line", {
+      class: "quadrant", "stroke-width": b.line_width * MM,
+      x1: sx * c * b.ten_line_radius * MM, y1: -sy * c * b.ten_line_radius * MM,
+      x2: sx * c * b.shooting_line_radius * MM, y2: -sy * c * b.shooting_line_radius * MM,
+    }, g);
+  }
+  el("circle", { class: "hole", r: b.hole_radius * MM }, g);
+  for (const p of b.pegs) {
+    el("circle", { class: "peg", cx: X(p), cy: Y(p), r: b.peg_radius * MM }, g);
+    el("circle", { class: "pin", cx: X(p), cy: Y(p), r: 0.45 * b.peg_radius * MM }, g);
+  }
+  // The shooter's part of the shooting line, and the seat numbers in the ditch.
+  const R = b.shooting_line_radius * MM, m = maxOffset();
+  const a = startPos(-m), z = startPos(m);
+  el("path", { class: "seat-arc", d: `M${X(a)},${Y(a)} A${R},${R} 0 0 0 ${X(z)},${Y(z)}` }, g);
+  for (const s of seatsInPlay()) {
+    const p = seatToBoard(s, [0, -(b.surface_radius + DITCH / 2)]);
+    el("text", { class: "seat-label", x: X(p), y: Y(p) }, g, `seat ${s}`);
+  }
+}
+
+function discRadius() { return S.physics.disc_radius; }
+
+// Discs at rest (the position being set up), with ids; or `override` (an animation frame).
+function drawDiscs(override) {
+  const g = $("layer-discs");
+  g.textContent = "";
+  const list = override || S.discs.map((d, i) => ({ id: i, team: d.team, pos: d.pos, state: "board" }));
+  for (const d of list) {
+    const c = el("circle", {
+      class: `disc team${d.team}` + (d.state === "hole" || d.state === "ditch" || d.state === "removed" ? " gone" : ""),
+      cx: X(d.pos), cy: Y(d.pos), r: discRadius() * MM, "data-id": d.id,
+    }, g);
+    el("title", {}, c, `disc ${d.id}, team ${d.team}` + (d.state ? `, ${d.state}` : ""));
+    el("text", { class: "disc-label", x: X(d.pos), y: Y(d.pos) }, g, String(d.id));
+  }
+  $("disc-count").textContent = `${S.discs.length} disc(s) on the board; seat ${S.seat} shoots for team ${teamOfSeat(S.seat)}.`;
+}
+
+function drawFlick(pull) {
+  const g = $("layer-flick");
+  g.textContent = "";
+  if (S.anim) return;
+  const f = S.flick;
+  if (!(Math.abs(f.offset) <= S.board.shooting_line_radius)) return;
+  const p = startPos(f.offset);
+  const d = direction(f, p);
+  const team = teamOfSeat(S.seat);
+  el("circle", { class: `disc shooter-ghost team${team}`, cx: X(p), cy: Y(p), r: discRadius() * MM }, g);
+  // The aim line: as long as the distance the disc would slide on a bare board.
+  const mu = S.physics.board_friction * S.physics.gravity;
+  const reach = Math.min((f.speed * f.speed) / (2 * mu), 2 * S.board.shooting_line_radius);
+  const q = [p[0] + d[0] * reach, p[1] + d[1] * reach];
+  el("line", { class: "aim-line", x1: X(p), y1: Y(p), x2: X(q), y2: Y(q) }, g);
+  if (pull) el("line", { class: "pull-line", x1: X(p), y1: Y(p), x2: X(pull), y2: Y(pull) }, g);
+  $("target-note").textContent = f.target ? `aimed at [${fmt(f.target[0])}, ${fmt(f.target[1])}], then turned by aim` : "aim from straight ahead";
+}
+
+function syncInputs() {
+  $("f-offset").value = fmt(S.flick.offset, 4);
+  $("f-aim").value = fmt(S.flick.aim, 4);
+  $("f-speed").value = fmt(S.flick.speed, 3);
+  $("f-spin").value = fmt(S.flick.spin, 2);
+  $("spin-range").value = S.flick.spin;
+}
+
+function readInputs() {
+  const v = (id, def) => { const x = Number($(id).value); return Number.isFinite(x) ? x : def; };
+  S.flick.offset = v("f-offset", 0);
+  S.flick.aim = v("f-aim", 0);
+  S.flick.speed = v("f-speed", 0.85);
+  S.flick.spin = v("f-spin", 0);
+}
+
+function redraw() {
+  clearShotLayers();
+  drawDiscs();
+  drawFlick();
+}
+function clearShotLayers() {
+  $("layer-paths").textContent = "";
+  $("layer-marks").textContent = "";
+}
+
+function fillSeats() {
+  const sel = $("seat");
+  sel.textContent = "";
+  for (const s of seatsInPlay()) {
+    const o = document.createElement("option");
+    o.value = s; o.textContent = `${s} (team ${teamOfSeat(s)})`;
+    sel.appendChild(o);
+  }
+  if (!seatsInPlay().includes(S.seat)) S.seat = 0;
+  sel.value = S.seat;
+}
+
+// ---------- pointer: place, move, remove, flick ----------
+let drag = null;
+
+function discAt(p) {
+  const r = discRadius();
+  for (let i = S.discs.length - 1; i >= 0; i--) {
+    const d = S.discs[i];
+    if (Math.hypot(d.pos[0] - p[0], d.pos[1] - p[1]) <= r) return i;
+  }
+  return -1;
+}
+function onShootingLine(p) {
+  const b = S.board;
+  const r = Math.hypot(p[0], p[1]);
+  if (Math.abs(r - b.shooting_line_radius) > 0.03) return false;
+  const s = boardToSeat(S.seat, p);
+  return s[1] < 0 && Math.abs(s[0]) <= -s[1] + 0.01;
+}
+
+function onDown(evt) {
+  if (S.anim || evt.button !== 0) return;
+  const p = svgPoint(evt);
+  const i = discAt(p);
+  $("board").setPointerCapture(evt.pointerId);
+  if (i >= 0) {
+    drag = { kind: "move", i };
+  } else if (onShootingLine(p)) {
+    const s = boardToSeat(S.seat, p);
+    const m = maxOffset() - 1e-6;
+    S.flick.offset = Math.max(-m, Math.min(m, s[0]));
+    delete S.flick.target;
+    drag = { kind: "flick" };
+    syncInputs();
+    drawFlick();
+  } else if (Math.hypot(p[0], p[1]) < S.board.surface_radius - discRadius()) {
+    const team = Number(document.querySelector("input[name=team]:checked").value);
+    S.discs.push({ team, pos: round(p) });
+    drag = { kind: "move", i: S.discs.length - 1 };
+    afterPositionChange();
+  }
+  evt.preventDefault();
+}
+function round(p) { return [Math.round(p[0] * 1e5) / 1e5, Math.round(p[1] * 1e5) / 1e5]; }
+
+function onMove(evt) {
+  if (!drag) return;
+  const p = svgPoint(evt);
+  if (drag.kind === "move") {
+    S.discs[drag.i].pos = round(p);
+    drawDiscs();
+  } else {
+    const start = startPos(S.flick.offset);
+    const pull = [p[0] - start[0], p[1] - start[1]];
+    const len = Math.hypot(pull[0], pull[1]);
+    if (len > 0.004) {
+      const d = boardToSeat(S.seat, [-pull[0] / len, -pull[1] / len]);
+      S.flick.aim = Math.atan2(-d[0], d[1]);
+      S.flick.speed = Math.min(len * 20, Math.min(S.physics.max_speed, 5));
+      S.flick.speed = Math.round(S.flick.speed * 1000) / 1000;
+      S.flick.aim = Math.round(S.flick.aim * 1e4) / 1e4;
+      syncInputs();
+    }
+    drawFlick(p);
+  }
+}
+
+function onUp(evt) {
+  if (!drag) return;
+  const d = drag;
+  drag = null;
+  if (d.kind === "move") {
+    const p = S.discs[d.i].pos;
+    if (Math.hypot(p[0], p[1]) > S.board.surface_radius) S.discs.splice(d.i, 1);
+    afterPositionChange();
+  } else {
+    drawFlick();
+    if (S.flick.speed >= 0.05) shoot();
+  }
+}
+
+function onDouble(evt) {
+  if (S.anim) return;
+  const i = discAt(svgPoint(evt));
+  if (i >= 0) {
+    S.discs.splice(i, 1);
+    afterPositionChange();
+  }
+}
+
+function afterPositionChange() {
+  S.last = null;
+  $("keep").disabled = true;
+  $("layer-cloud").textContent = "";
+  $("layer-heat").textContent = "";
+  redraw();
+}
+
+// ---------- shooting and the animation ----------
+async function shoot() {
+  readInputs();
+  stopAnimation();
+  setState("busy");
+  status("simulating...");
+  const body = study(false);
+  $("layer-cloud").textContent = "";
+  try {
+    const r = await post("/api/shot?trace=5", body);
+    const outcome = r.outcomes[0];
+    const shotFile = r.shot_file.shots[0];
+    status(`shot simulated: ${outcome.steps} steps, ${fmt(outcome.time)} s`);
+    S.last = { study: body, shotFile: r.shot_file, outcome, score: r.score };
+    animate(shotFile, outcome, () => showResult(S.last));
+  } catch (e) {
+    status(e.message, true);
+    setState("error");
+  }
+}
+
+// Positions of every disc at time t from the trace's paths (linear between samples: the
+// path between samples is straight, only the speed along it changes).
+function positionsAt(start, paths, t) {
+  const out = start.map((p) => p.slice());
+  for (const path of paths) {
+    const pts = path.points;
+    let k = 0;
+    while (k + 1 < pts.length && pts[k + 1][0] <= t) k++;
+    if (k + 1 < pts.length && pts[k][0] <= t) {
+      const [t0, x0, y0] = pts[k], [t1, x1, y1] = pts[k + 1];
+      const u = t1 > t0 ? (t - t0) / (t1 - t0) : 1;
+      out[path.id] = [x0 + (x1 - x0) * u, y0 + (y1 - y0) * u];
+    } else {
+      const last = pts[t < pts[0][0] ? 0 : k];
+      out[path.id] = [last[1], last[2]];
+    }
+  }
+  return out;
+}
+
+function describeEvent(e) {
+  switch (e.kind) {
+    case "disc": return `disc ${e.a} hits disc ${e.b}`;
+    case "peg": return `disc ${e.a} hits peg ${e.peg}`;
+    case "hole": return `disc ${e.a} drops into the 20 hole`;
+    case "ditch": return `disc ${e.a} goes into the ditch`;
+    default: return `${e.kind} (disc ${e.a})`;
+  }
+}
+
+function markEvent(e, te) {
+  const g = $("layer-marks");
+  const p = te.point;
+  if (e.kind === "disc" || e.kind === "peg") {
+    const c = el("circle", { class: "contact fresh", cx: X(p), cy: Y(p), r: 3.2 }, g);
+    el("title", {}, c, `${describeEvent(e)} at ${fmt(e.t)} s`);
+  } else {
+    const s = 6;
+    el("line", { class: "exit-cross", x1: X(p) - s, y1: Y(p) - s, x2: X(p) + s, y2: Y(p) + s }, g);
+    el("line", { class: "exit-cross", x1: X(p) - s, y1: Y(p) + s, x2: X(p) + s, y2: Y(p) - s }, g);
+    el("text", { class: "exit-label", x: X(p) + 8, y: Y(p) - 8 }, g, `${e.a}: ${e.kind === "hole" ? "20" : "ditch"}`);
+  }
+  const li = document.createElement("li");
+  li.textContent = `${fmt(e.t)} s: ${describeEvent(e)}`;
+  $("events").appendChild(li);
+}
+
+function stopAnimation() {
+  if (S.anim) cancelAnimationFrame(S.anim.frame);
+  S.anim = null;
+}
+
+// Animates `outcome` (with its trace) of the shot `shotFile` (a shot file's entry); calls
+// `done` at the end. The clock runs at the chosen tempo.
+function animate(shotEntry, outcome, done) {
+  stopAnimation();
+  clearShotLayers();
+  $("events").textContent = "";
+  $("result").textContent = "";
+  $("keep").disabled = true;
+  $("layer-flick").textContent = "";
+  const teams = shotEntry.discs.map((d) => d.team).concat([shotEntry.shooter.team]);
+  const start = shotEntry.discs.map((d) => d.pos).concat([shotEntry.shooter.pos]);
+  const trace = outcome.trace;
+  const tempo = Number(document.querySelector("input[name=tempo]:checked").value) || 1;
+  const gone = {};
+  for (const e of outcome.events) if (e.kind === "hole" || e.kind === "ditch") gone[e.a] = e;
+  // The paths as drawn so far.
+  const pathEls = {};
+  for (const p of trace.paths) {
+    pathEls[p.id] = el("polyline", { class: `path team${teams[p.id]}`, points: "" }, $("layer-paths"));
+  }
+  let next = 0;
+  const t0 = performance.now();
+  const end = outcome.time;
+  S.anim = { frame: 0 };
+  setState("animating");
+  const frame = (now) => {
+    const t = Math.min(((now - t0) / 1000) * tempo, end);
+    while (next < outcome.events.length && outcome.events[next].t <= t) {
+      markEvent(outcome.events[next], trace.events[next]);
+      next++;
+    }
+    const pos = positionsAt(start, trace.paths, t);
+    for (const p of trace.paths) {
+      const pts = p.points.filter((q) => q[0] <= t).map((q) => `${X([q[1], q[2]])},${Y([q[1], q[2]])}`);
+      pts.push(`${X(pos[p.id])},${Y(pos[p.id])}`);
+      pathEls[p.id].setAttribute("points", pts.join(" "));
+    }
+    drawDiscs(pos.map((q, id) => ({ id, team: teams[id], pos: q, state: gone[id] && gone[id].t <= t ? gone[id].kind : "board" })));
+    if (t < end) {
+      S.anim.frame = requestAnimationFrame(frame);
+    } else {
+      S.anim = null;
+      const final = outcome.discs.map((d, id) => ({ id, team: d.team, pos: d.pos, state: d.state }));
+      drawDiscs(final);
+      $("final").textContent = JSON.stringify({ discs: outcome.discs, shot: shotEntry });
+      done();
+      setState("done");
+    }
+  };
+  S.anim.frame = requestAnimationFrame(frame);
+}
+
+function verdictHtml(v) {
+  if (!v) return "";
+  const rule = v.rule === "opening" ? "opening rule" : "must-hit rule";
+  const removed = v.removed.map((r) => `${r.id} (${r.reason.replace(/_/g, " ")})`).join(", ") || "none";
+  const twenties = v.twenties.map((t) => `${t.id} (team ${t.team})`).join(", ") || "none";
+  return `<div>Rules (${v.ruleset}): ${rule} <span class="${v.rule_met ? "ok" : "bad"}">${v.rule_met ? "met" : "missed"}</span>;
+    hit an opponent: ${v.hit_opponent ? "yes" : "no"}; removed: ${escapeHtml(removed)}; 20s: ${escapeHtml(twenties)};
+    board score after: team 0 <b>${v.board_score[0]}</b>, team 1 <b>${v.board_score[1]}</b>.</div>`;
+}
+
+function showResult(last) {
+  const o = last.outcome, sc = last.score;
+  const shooter = o.discs.length - 1;
+  const sign = sc.change > 0 ? "+" : "";
+  $("result").innerHTML =
+    `<div class="big">Shot disc: ${sc.class}; score change for team ${sc.team}: ` +
+    `<span id="score-change" class="${sc.change >= 0 ? "ok" : "bad"}">${sign}${sc.change}</span></div>` +
+    `<div>${o.events.length} events, ${o.steps} steps, ${fmt(o.time)} s${o.cut_off ? " (cut off)" : ""}; ` +
+    `shooter ${shooter} ends at [${fmt(o.discs[shooter].pos[0], 4)}, ${fmt(o.discs[shooter].pos[1], 4)}], ${o.discs[shooter].state}.</div>` +
+    verdictHtml(o.rules);
+  $("keep").disabled = false;
+}
+
+function keep() {
+  if (!S.last) return;
+  S.discs = S.last.outcome.discs.filter((d) => d.state === "board").map((d) => ({ team: d.team, pos: d.pos }));
+  const seats = seatsInPlay();
+  S.seat = seats[(seats.indexOf(S.seat) + 1) % seats.length];
+  $("seat").value = S.seat;
+  drawBoard();
+  afterPositionChange();
+  $("events").textContent = "";
+  $("result").textContent = "";
+}
+
+// ---------- Monte Carlo ----------
+function classOf(p) {
+  const b = S.board, R = discRadius();
+  const r = Math.hypot(p[0], p[1]);
+  const win = Math.sqrt(Math.max(b.hole_radius * b.hole_radius - R * R, 0));
+  if (r < win) return "twenty";
+  if (r >= b.surface_radius - 1e-9) return "ditch";
+  const outer = r + R, w = b.line_width / 2;
+  if (outer <= b.fifteen_line_radius - w) return "fifteen";
+  if (outer <= b.ten_line_radius - w) return "ten";
+  if (outer <= b.shooting_line_radius - w) return "five";
+  return "out";
+}
+
+async function runMonteCarlo() {
+  readInputs();
+  const samples = Math.floor(Number($("mc-samples").value));
+  const seed = Math.floor(Number($("mc-seed").value)) || 0;
+  setState("busy");
+  status(`playing the shot ${samples} times...`);
+  try {
+    const t0 = performance.now();
+    const r = await post(`/api/montecarlo?samples=${samples}&seed=${seed}`, study(true));
+    const secs = (performance.now() - t0) / 1000;
+    status(`${r.samples} samples in ${fmt(secs, 2)} s`);
+    // The cloud belongs to the position before the shot: show that, not a shot's end.
+    redraw();
+    const g = $("layer-cloud");
+    g.textContent = "";
+    for (const p of r.shooter_positions.first) {
+      el("circle", { class: `sample cls-${classOf(p)}`, cx: X(p), cy: Y(p), r: 2.2 }, g);
+    }
+    let rows = "";
+    for (const c of CLASSES) {
+      const k = r.shooter[c];
+      if (!k) continue;
+      rows += `<tr class="mc-row" data-class="${c}"><td><svg width="10" height="10"><circle class="cls-${c}" cx="5" cy="5" r="5"/></svg> ${c}</td>` +
+        `<td class="num">${k.count}</td><td class="num">${fmt(100 * k.p, 1)} %</td>` +
+        `<td class="num">${fmt(100 * k.ci95[0], 1)}-${fmt(100 * k.ci95[1], 1)} %</td>` +
+        `<td><span class="bar" style="width:${Math.round(120 * k.p)}px"></span></td></tr>`;
+    }
+    const sc = r.score_change;
+    $("mc-result").innerHTML =
+      `<table id="mc-table"><tr><th>shot disc</th><th>count</th><th>p</th><th>95 % interval</th><th></th></tr>${rows}</table>` +
+      `<div>Score change: mean <b id="mc-mean">${fmt(sc.mean, 2)}</b>, median ${sc.quantiles.p50}, ` +
+      `5-95 %: ${sc.quantiles.p05} to ${sc.quantiles.p95}. Hit an opponent: ${fmt(100 * r.opponent_hits.any.p, 1)} %. ` +
+      `${r.shooter_positions.first.length} of ${r.samples} final positions drawn.</div>`;
+    setState("mc-done");
+  } catch (e) {
+    status(e.message, true);
+    setState("error");
+  }
+}
+
+// ---------- the planner ----------
+function suggestFile() {
+  const s = { players: S.players, seat: S.seat, discs: S.discs.map((d) => ({ team: d.team, pos: d.pos })), noise: noise() };
+  s.ruleset = S.ruleset || "traditional";
+  return s;
+}
+
+async function runSuggest() {
+  const budget = encodeURIComponent($("pl-budget").value.trim());
+  const objective = $("pl-objective").value;
+  setState("busy");
+  status("searching for the best flick...");
+  try {
+    const t0 = performance.now();
+    const plan = await post(`/api/suggest?budget=${budget}&objective=${objective}&top=5`, suggestFile());
+    // The suggestion replaces the flick: a cloud of the old one would mislead.
+    $("layer-cloud").textContent = "";
+    redraw();
+    status(`planner: ${plan.samples_used} simulated shots in ${fmt((performance.now() - t0) / 1000, 2)} s`);
+    let rows = "";
+    plan.top.forEach((s, i) => {
+      const f = s.flick;
+      const p20 = s.classes.twenty ? fmt(100 * s.classes.twenty.p, 0) : "-";
+      rows += `<tr class="plan-row"><td>${s.rank}</td><td class="num">${fmt(f.offset, 3)}</td><td class="num">${fmt(f.aim, 3)}</td>` +
+        `<td class="num">${fmt(f.speed, 2)}</td><td class="num">${fmt(f.spin, 1)}</td>` +
+        `<td class="num">${fmt(s.value.mean, 2)} <span class="note">[${fmt(s.value.ci95[0], 1)}, ${fmt(s.value.ci95[1], 1)}]</span></td>` +
+        `<td class="num">${p20} %</td><td><button class="play-suggestion" data-k="${i}">Play</button></td></tr>`;
+    });
+    $("pl-result").innerHTML =
+      `<table id="plan-table"><tr><th>#</th><th>offset</th><th>aim</th><th>speed</th><th>spin</th><th>${plan.objective}</th><th>P(20)</th><th></th></tr>${rows}</table>`;
+    for (const b of document.querySelectorAll(".play-suggestion")) {
+      b.addEventListener("click", () => {
+        const f = plan.top[Number(b.dataset.k)].flick;
+        S.flick = { offset: f.offset, aim: f.aim, speed: f.speed, spin: f.spin };
+        if (f.target) S.flick.target = f.target;
+        syncInputs();
+        shoot();
+      });
+    }
+    drawHeatmap(plan.grid, plan.top[0]);
+    setState("plan-done");
+  } catch (e) {
+    status(e.message, true);
+    setState("error");
+  }
+}
+
+function viridis(u) {
+  const stops = [[68, 1, 84], [59, 82, 139], [33, 145, 140], [94, 201, 98], [253, 231, 37]];
+  const x = Math.max(0, Math.min(1, u)) * (stops.length - 1);
+  const i = Math.min(Math.floor(x), stops.length - 2), f = x - i;
+  const c = stops[i].map((v, k) => Math.round(v + (stops[i + 1][k] - v) * f));
+  return `rgb(${c[0]},${c[1]},${c[2]})`;
+}
+
+function drawHeatmap(grid, best) {
+  const svg = $("heatmap");
+  svg.hidden = false;
+  svg.textContent = "";
+  if (!grid) return;
+  const L = 50, T = 10, W = 380, H = 250;
+  const na = grid.aim.length, ns = grid.speed.length;
+  let lo = Infinity, hi = -Infinity;
+  for (const row of grid.value) for (const v of row) if (v !== null) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
+  const cw = W / na, ch = H / ns;
+  let bestCell = null;
+  grid.value.forEach((row, j) => row.forEach((v, i) => {
+    const x = L + i * cw, y = T + (ns - 1 - j) * ch;
+    const r = el("rect", { class: "cell" + (v === null ? " null" : ""), x, y, width: cw, height: ch }, svg);
+    if (v !== null) r.setAttribute("fill", viridis(hi > lo ? (v - lo) / (hi - lo) : 1));
+    el("title", {}, r, `aim ${fmt(grid.aim[i])} rad, speed ${fmt(grid.speed[j], 2)} m/s: ${v === null ? "illegal" : fmt(v, 2)}`);
+    if (v !== null && v === hi && !bestCell) bestCell = r;
+    r.addEventListener("click", () => {
+      S.flick = { offset: grid.offset, aim: grid.aim[i], speed: grid.speed[j], spin: grid.spin };
+      syncInputs();
+      drawFlick();
+    });
+  }));
+  if (bestCell) bestCell.classList.add("best");
+  el("text", { class: "axis", x: L + W / 2, y: T + H + 28, "text-anchor": "middle" }, svg, "aim, rad (click a cell to take its flick)");
+  el("text", { class: "axis", x: 12, y: T + H / 2, transform: `rotate(-90 12 ${T + H / 2})`, "text-anchor": "middle" }, svg, "speed, m/s");
+  for (const i of [0, Math.floor(na / 2), na - 1]) {
+    el("text", { class: "axis", x: L + (i + 0.5) * cw, y: T + H + 13, "text-anchor": "middle" }, svg, fmt(grid.aim[i], 2));
+  }
+  for (const j of [0, Math.floor(ns / 2), ns - 1]) {
+    el("text", { class: "axis", x: L - 4, y: T + (ns - 1 - j + 0.5) * ch, "text-anchor": "end", "dominant-baseline": "central" }, svg, fmt(grid.speed[j], 2));
+  }
+  el("text", { class: "axis", x: L + W + 4, y: T + 8 }, svg, fmt(hi, 1));
+  el("text", { class: "axis", x: L + W + 4, y: T + H }, svg, fmt(lo, 1));
+  if (best) {
+    const f = best.flick;
+    const p = startPos(f.offset);
+    S.flick = { offset: f.offset, aim: f.aim, speed: f.speed, spin: f.spin };
+    if (f.target) S.flick.target = f.target;
+    syncInputs();
+    drawFlick();
+    void p;
+  }
+}
+
+// ---------- files ----------
+function download(name, text) {
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+}
+
+async function saveShotFile() {
+  readInputs();
+  try {
+    const file = await post("/api/shotfile", study(false));
+    download("shot.json", JSON.stringify(file, null, 2) + "\n");
+  } catch (e) {
+    status(e.message, true);
+  }
+}
+
+function loadText(text, name) {
+  let data;
+  try { data = JSON.parse(text); } catch (e) { status(`${name}: not JSON: ${e.message}`, true); return; }
+  if (data && Array.isArray(data.shots) && "first_seat" in data) return loadLog(text);
+  if (data && Array.isArray(data.shots)) {
+    const s = data.shots[0];
+    if (!s) { status(`${name}: no shots`, true); return; }
+    S.players = s.players === 4 ? 4 : 2;
+    S.seat = typeof s.seat === "number" ? s.seat : 0;
+    S.discs = (s.discs || []).map((d) => ({ team: d.team, pos: d.pos }));
+    const sh = s.shooter, v = sh.vel, sp = Math.hypot(v[0], v[1]);
+    const d = boardToSeat(S.seat, [v[0] / sp, v[1] / sp]);
+    S.flick = { offset: boardToSeat(S.seat, sh.pos)[0], aim: Math.atan2(-d[0], d[1]), speed: sp, spin: sh.spin || 0 };
+    status(`${name}: shot 0 of a shot file (the shooter read as a flick from seat ${S.seat})`);
+  } else if (data && typeof data.seat === "number") {
+    S.players = data.players === 4 ? 4 : 2;
+    S.seat = data.seat;
+    S.discs = (data.discs || []).map((d) => ({ team: d.team, pos: d.pos }));
+    if (data.flick) {
+      const f = data.flick;
+      S.flick = { offset: f.offset || 0, aim: f.aim || 0, speed: f.speed, spin: f.spin || 0 };
+      if (f.target) S.flick.target = f.target;
+    }
+    if (data.noise) {
+      for (const k of ["offset", "aim", "speed", "spin"]) $(`n-${k}`).value = data.noise[k] || 0;
+    }
+    if (data.ruleset) S.ruleset = data.ruleset;
+    status(`${name}: ${data.flick ? "a study file" : "a suggest file"}`);
+  } else {
+    status(`${name}: not a shot, study, suggest file or game log`, true);
+    return;
+  }
+  $("players").value = S.players;
+  $("ruleset").value = S.ruleset;
+  fillSeats();
+  syncInputs();
+  drawBoard();
+  afterPositionChange();
+}
+
+// ---------- replay ----------
+async function loadLog(text) {
+  try {
+    const log = JSON.parse(text);
+    const r = await post("/api/replay", text);
+    S.replay = { log, files: r.shots, ruleset: r.ruleset, k: 0 };
+    S.players = r.players;
+    S.ruleset = r.ruleset;
+    $("players").value = S.players;
+    $("ruleset").value = S.ruleset;
+    fillSeats();
+    $("sec-replay").open = true;
+    $("sec-mc").open = false;
+    $("sec-plan").open = false;
+    $("sec-replay").scrollIntoView({ block: "nearest" });
+    status(`game log: ${r.shots.length} shots`);
+    await replayShot(0);
+  } catch (e) {
+    status(e.message, true);
+    setState("error");
+  }
+}
+
+async function replayShot(k) {
+  const R = S.replay;
+  if (!R || k < 0 || k >= R.files.length) return;
+  R.k = k;
+  const file = R.files[k];
+  const entry = file.shots[0];
+  const logged = R.log.shots[k];
+  S.seat = entry.seat;
+  S.discs = entry.discs.map((d) => ({ team: d.team, pos: d.pos }));
+  $("seat").value = S.seat;
+  $("layer-cloud").textContent = "";
+  $("layer-heat").textContent = "";
+  drawBoard();
+  $("rp-prev").disabled = k === 0;
+  $("rp-next").disabled = k === R.files.length - 1;
+  setState("busy");
+  try {
+    const out = await post(`/api/simulate?rules=${R.ruleset}&trace=5`, file);
+    const o = out.outcomes[0];
+    const same = JSON.stringify(o.discs.map((d) => d.pos)) === JSON.stringify(logged.outcome.discs.map((d) => d.pos));
+    const seatLog = (R.log.seats || []).find((s) => s.seat === entry.seat);
+    $("rp-info").innerHTML =
+      `<div class="big">Shot ${k + 1} of ${R.files.length}: round ${logged.round}, seat ${logged.seat} (team ${logged.team}` +
+      `${seatLog ? ", " + escapeHtml(seatLog.strategy) : ""})</div>` +
+      `<div>Round totals ${logged.round_totals.join(" : ")}, game score ${logged.score.join(" : ")}. ` +
+      `Simulated again: <span id="rp-match" class="${same ? "ok" : "bad"}">${same ? "the same final positions as the log" : "differs from the log"}</span></div>`;
+    S.last = null;
+    animate(entry, o, () => {
+      $("result").innerHTML = verdictHtml(o.rules);
+    });
+  } catch (e) {
+    status(e.message, true);
+    setState("error");
+  }
+}
+
+// ---------- start ----------
+async function start() {
+  try {
+    const r = await fetch("/api/params");
+    const p = await r.json();
+    S.board = p.board;
+    S.physics = p.physics;
+  } catch (e) {
+    status(`cannot load the board: ${e.message}`, true);
+    return;
+  }
+  fillSeats();
+  syncInputs();
+  drawBoard();
+  redraw();
+  const svg = $("board");
+  svg.addEventListener("pointerdown", onDown);
+  svg.addEventListener("pointermove", onMove);
+  svg.addEventListener("pointerup", onUp);
+  svg.addEventListener("pointercancel", onUp);
+  svg.addEventListener("dblclick", onDouble);
+  svg.addEventListener("contextmenu", (e) => { e.preventDefault(); onDouble(e); });
+  $("players").addEventListener("change", () => { S.players = Number($("players").value); fillSeats(); drawBoard(); redraw(); });
+  $("seat").addEventListener("change", () => { S.seat = Number($("seat").value); delete S.flick.target; drawBoard(); redraw(); });
+  $("ruleset").addEventListener("change", () => { S.ruleset = $("ruleset").value; });
+  for (const id of ["f-offset", "f-aim", "f-speed", "f-spin"]) {
+    $(id).addEventListener("change", () => { readInputs(); $("spin-range").value = S.flick.spin; drawFlick(); });
+  }
+  $("spin-range").addEventListener("input", () => { S.flick.spin = Number($("spin-range").value); syncInputs(); });
+  $("shoot").addEventListener("click", shoot);
+  $("replay-anim").addEventListener("click", () => {
+    if (S.last) animate(S.last.shotFile.shots[0], S.last.outcome, () => showResult(S.last));
+  });
+  $("keep").addEventListener("click", keep);
+  $("clear").addEventListener("click", () => { S.discs = []; afterPositionChange(); });
+  $("mc-run").addEventListener("click", runMonteCarlo);
+  $("mc-clear").addEventListener("click", () => { $("layer-cloud").textContent = ""; });
+  $("pl-run").addEventListener("click", runSuggest);
+  $("save-study").addEventListener("click", () => { readInputs(); download("study.json", JSON.stringify(study(true), null, 2) + "\n"); });
+  $("save-shot").addEventListener("click", saveShotFile);
+  const reader = (input) => input.addEventListener("change", async () => {
+    const f = input.files[0];
+    if (f) loadText(await f.text(), f.name);
+    input.value = "";
+  });
+  reader($("load"));
+  reader($("log-file"));
+  $("rp-prev").addEventListener("click", () => replayShot(S.replay.k - 1));
+  $("rp-next").addEventListener("click", () => replayShot(S.replay.k + 1));
+  status("ready: place discs, then flick from the dashed arc");
+  setState("ready");
+}
+
+window.crokinole = { state: S, toScreen, study, shoot };
+start();
