@@ -311,7 +311,7 @@ fn bad_requests_get_a_4xx_naming_the_problem() {
         discs.join(",")
     );
     assert_refused(&post("/api/simulate", crowd.as_bytes()), 400, &["65 discs"]);
-    let slow = format!("{{\"physics\":{{\"dt\":1e-6,\"max_time\":100.0}},\"shots\":[{shot}]}}");
+    let slow = format!("{{\"physics\":{{\"dt\":1e-4,\"max_time\":100.0}},\"shots\":[{shot}]}}");
     assert_refused(
         &post("/api/simulate", slow.as_bytes()),
         400,
