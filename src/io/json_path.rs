@@ -97,6 +97,15 @@ pub(crate) fn path_at(text: &str, end: usize) -> String {
     path
 }
 
+/// The path at which the parser stopped with `err`, read from the text (for errors whose
+/// path the deserializer could not name: serde_path_to_error writes `?` there).
+pub(crate) fn path_at_error(text: &str, err: &serde_json::Error) -> String {
+    if err.line() == 0 {
+        return String::new();
+    }
+    path_at(text, offset_of(text, err.line(), err.column()))
+}
+
 /// The parser's message for `err` (with its line and column), plus a hint when it stopped
 /// on `NaN` or `Infinity`, which some producers write but JSON does not have.
 pub(crate) fn problem_of(text: &str, err: &serde_json::Error) -> String {

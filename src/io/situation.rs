@@ -122,8 +122,13 @@ pub(crate) use situation_file;
 pub(crate) fn from_json<'a, T: Deserialize<'a>>(text: &'a str) -> Result<T, InputError> {
     let mut de = serde_json::Deserializer::from_str(text);
     let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
-        let path = e.path().to_string();
-        json_error(text, path, e.into_inner())
+        let mut path = e.path().to_string();
+        let err = e.into_inner();
+        if path.contains('?') {
+            // A segment the deserializer could not name: read the path off the text.
+            path = crate::io::json_path::path_at_error(text, &err);
+        }
+        json_error(text, path, err)
     })?;
     de.end().map_err(|e| json_error(text, String::new(), e))?;
     Ok(value)
