@@ -15,6 +15,10 @@
 //!   planner's output. A trailing newline.
 //!
 //! The bytes depend on the value and the style only.
+//!
+//! Every command prints its readable layout by default; `--compact` gives the same JSON on
+//! one line ([`Layout::Compact`], [`compact_json`]). [`relayout`] lays out JSON text the
+//! crate wrote in another style (keys keep their order, numbers their exact text).
 
 use serde::Serialize;
 use serde_json::ser::Formatter;
@@ -29,6 +33,150 @@ pub(crate) enum Style {
     /// The top object one key a line, arrays of objects one object a line; a trailing
     /// newline.
     Rows,
+}
+
+/// How a command prints its JSON: `--compact` or not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Layout {
+    /// The command's readable layout (one of the [`Style`]s): the default.
+    #[default]
+    Readable,
+    /// All on one line, no spaces (`--compact`), and a trailing newline.
+    Compact,
+}
+
+/// `text` (JSON) with every space and line break outside strings removed, plus a trailing
+/// newline: the compact form of any of the crate's outputs.
+pub fn compact_json(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let (mut in_string, mut escaped) = (false, false);
+    for c in text.chars() {
+        if in_string {
+            out.push(c);
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                in_string = false;
+            }
+        } else if c == '"' {
+            in_string = true;
+            out.push(c);
+        } else if !c.is_ascii_whitespace() {
+            out.push(c);
+        }
+    }
+    out.push('\n');
+    out
+}
+
+/// `text` (JSON the crate wrote) laid out in `style`: objects keep their key order,
+/// numbers round-trip exactly (shortest form in, shortest form out). Errors only on text
+/// that is not JSON.
+pub(crate) fn relayout(text: &str, style: Style) -> Result<String, serde_json::Error> {
+    let tree: tree::Json = serde_json::from_str(text)?;
+    Ok(to_json(&tree, style))
+}
+
+/// `text` (JSON the crate wrote, e.g. a compact outcome file) in the [`Style::Rows`]
+/// layout: the readable layout of the outcome file and the game log.
+pub fn rows_json(text: &str) -> String {
+    relayout(text, Style::Rows).expect("the crate writes valid JSON")
+}
+
+/// An order-keeping JSON tree, for [`relayout`].
+mod tree {
+    use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+    use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
+    use std::fmt;
+
+    /// A JSON value whose objects keep their keys in file order.
+    pub(crate) enum Json {
+        Null,
+        Bool(bool),
+        U(u64),
+        I(i64),
+        F(f64),
+        Str(String),
+        Arr(Vec<Json>),
+        Obj(Vec<(String, Json)>),
+    }
+
+    impl Serialize for Json {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            match self {
+                Json::Null => s.serialize_unit(),
+                Json::Bool(b) => s.serialize_bool(*b),
+                Json::U(u) => s.serialize_u64(*u),
+                Json::I(i) => s.serialize_i64(*i),
+                Json::F(f) => s.serialize_f64(*f),
+                Json::Str(t) => s.serialize_str(t),
+                Json::Arr(v) => {
+                    let mut seq = s.serialize_seq(Some(v.len()))?;
+                    for x in v {
+                        seq.serialize_element(x)?;
+                    }
+                    seq.end()
+                }
+                Json::Obj(m) => {
+                    let mut map = s.serialize_map(Some(m.len()))?;
+                    for (k, v) in m {
+                        map.serialize_entry(k, v)?;
+                    }
+                    map.end()
+                }
+            }
+        }
+    }
+
+    impl<'de> Deserialize<'de> for Json {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Json, D::Error> {
+            struct V;
+            impl<'de> Visitor<'de> for V {
+                type Value = Json;
+                fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                    f.write_str("JSON")
+                }
+                fn visit_unit<E>(self) -> Result<Json, E> {
+                    Ok(Json::Null)
+                }
+                fn visit_bool<E>(self, b: bool) -> Result<Json, E> {
+                    Ok(Json::Bool(b))
+                }
+                fn visit_u64<E>(self, u: u64) -> Result<Json, E> {
+                    Ok(Json::U(u))
+                }
+                fn visit_i64<E>(self, i: i64) -> Result<Json, E> {
+                    Ok(Json::I(i))
+                }
+                fn visit_f64<E>(self, f: f64) -> Result<Json, E> {
+                    Ok(Json::F(f))
+                }
+                fn visit_str<E>(self, t: &str) -> Result<Json, E> {
+                    Ok(Json::Str(t.to_string()))
+                }
+                fn visit_string<E>(self, t: String) -> Result<Json, E> {
+                    Ok(Json::Str(t))
+                }
+                fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<Json, A::Error> {
+                    let mut v = Vec::new();
+                    while let Some(x) = a.next_element()? {
+                        v.push(x);
+                    }
+                    Ok(Json::Arr(v))
+                }
+                fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> Result<Json, A::Error> {
+                    let mut m = Vec::new();
+                    while let Some((k, v)) = a.next_entry()? {
+                        m.push((k, v));
+                    }
+                    Ok(Json::Obj(m))
+                }
+            }
+            d.deserialize_any(V)
+        }
+    }
 }
 
 /// `value` as JSON laid out in `style`.

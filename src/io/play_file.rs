@@ -8,11 +8,11 @@ use crate::io::strict::Obj;
 use crate::montecarlo::Noise;
 use crate::play::{GameLog, GamesSummary};
 
-/// The game log as printed by `crokinole play --games 1`: compact JSON and a newline.
+/// The game log as printed by `crokinole play --games 1`: the top object one key a line,
+/// each shot and each round on a line of its own ([`Style::Rows`]); a trailing newline.
+/// `--compact` puts it on one line ([`crate::io::compact_json`]).
 pub fn game_log_json(log: &GameLog) -> String {
-    let mut text = serde_json::to_string(log).expect("plain data always serializes");
-    text.push('\n');
-    text
+    to_json(log, Style::Rows)
 }
 
 /// The summary of many games as printed by `crokinole play`: the top object one key a
