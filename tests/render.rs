@@ -330,10 +330,24 @@ fn cloud_pictures_show_every_position_and_every_class_of_the_summary() {
     assert_eq!(positions.first.len(), 400);
     let board = Board::tournament();
     let physics = Physics::default();
-    let svg = cloud_svg(&board, &physics, &summary, None, "opening", CloudView::Board);
+    let svg = cloud_svg(
+        &board,
+        &physics,
+        &summary,
+        None,
+        "opening",
+        CloudView::Board,
+    );
     assert_eq!(
         svg,
-        cloud_svg(&board, &physics, &summary, None, "opening", CloudView::Board)
+        cloud_svg(
+            &board,
+            &physics,
+            &summary,
+            None,
+            "opening",
+            CloudView::Board
+        )
     );
     let doc = roxmltree::Document::parse(&svg).unwrap();
     assert_eq!(elements(&doc, "circle", "sample").len(), 400);
@@ -343,7 +357,9 @@ fn cloud_pictures_show_every_position_and_every_class_of_the_summary() {
         .collect();
     assert_eq!(
         rows,
-        ["twenty", "fifteen", "ten", "five", "out", "ditch", "removed"]
+        [
+            "twenty", "fifteen", "ten", "five", "out", "ditch", "removed"
+        ]
     );
     // Each dot carries its sample's class, and as many dots of a class as the summary
     // lists positions of it.
@@ -404,7 +420,11 @@ fn a_ruled_cloud_colours_every_dot_by_its_class_and_every_class_shows() {
         }
     }
     // Dots are filled by a style attribute, which the board's stylesheet cannot override.
-    assert!(elements(&doc, "circle", "sample").iter().all(|d| d.attribute("fill").is_none()));
+    assert!(
+        elements(&doc, "circle", "sample")
+            .iter()
+            .all(|d| d.attribute("fill").is_none())
+    );
 }
 
 #[test]
@@ -419,7 +439,11 @@ fn a_zoomed_cloud_magnifies_to_the_dots_and_keeps_the_board() {
         .find(|n| n.attribute("class") == Some("view"))
         .unwrap();
     assert_eq!(view.attribute("clip-path"), Some("url(#board-panel)"));
-    let transform = view.first_element_child().unwrap().attribute("transform").unwrap();
+    let transform = view
+        .first_element_child()
+        .unwrap()
+        .attribute("transform")
+        .unwrap();
     let scale: f64 = transform
         .strip_prefix("scale(")
         .and_then(|t| t.split(')').next())
@@ -468,10 +492,7 @@ fn heat_maps_flag_an_optimum_on_the_edge_of_the_searched_range() {
     let doc = roxmltree::Document::parse(&svg).unwrap();
     let warning = elements(&doc, "g", "edge-warning");
     assert_eq!(warning.len(), 1);
-    let text: String = warning[0]
-        .descendants()
-        .filter_map(|n| n.text())
-        .collect();
+    let text: String = warning[0].descendants().filter_map(|n| n.text()).collect();
     assert!(text.contains("edge of the searched aim range"), "{text}");
     assert!(text.contains("search.aim"), "{text}");
     assert_eq!(elements(&doc, "g", "plan-best").len(), 1);
@@ -548,7 +569,10 @@ fn simulate_trace_adds_only_the_trace_members() {
     assert_eq!(traced["outcomes"][0]["trace"]["every"], 3);
     // With --rules the trace is the last member, after `rules`.
     let ruled = run(&["simulate", file, "--rules"], None).json();
-    let out = run(&["simulate", file, "--rules", "--trace", "5"], None);
+    let out = run(
+        &["simulate", file, "--rules", "--trace", "5", "--compact"],
+        None,
+    );
     let text = String::from_utf8(out.stdout.clone()).unwrap();
     assert!(text.contains("},\"trace\":{\"every\":5"));
     assert_eq!(strip_traces(out.json()), ruled);

@@ -14,8 +14,8 @@ use clap::builder::TypedValueParser as _;
 use clap::{Parser, Subcommand};
 use crokinole::io::{
     FileKind, Layout, SAMPLE_CSV_HEADER, compact_json, game_log_json, games_summary_json,
-    outcomes_csv, params_json, parse_noise_json, parse_plan, parse_shot_file, parse_state,
-    parse_study_file, parse_suggest_file, parse_summary, plan_json, rows_json, sample_csv_row,
+    outcomes_csv, outline_json, params_json, parse_noise_json, parse_plan, parse_shot_file,
+    parse_state, parse_study_file, parse_suggest_file, parse_summary, plan_json, sample_csv_row,
     sample_line, shot_file_json, state_json, study_summary_json, write_outcomes,
     write_ruled_outcomes, write_ruled_traced_outcomes, write_traced_outcomes,
 };
@@ -320,16 +320,22 @@ struct FlickArgs {
 /// (`20000`, `20_000`) or in scientific notation (`2e4`, `1.5e6`) as long as the value is a
 /// whole number. A fraction is refused with the integer to write instead.
 fn count_parser(text: &str) -> Result<u64, String> {
+    match whole_number(text)? {
+        0 => Err(format!("`{text}` must be at least 1")),
+        n => Ok(n),
+    }
+}
+
+/// A whole number, 0 included, in the notations [`count_parser`] takes.
+fn whole_number(text: &str) -> Result<u64, String> {
     let t = text.trim().replace('_', "");
     let (mantissa, exp) = match t.find(['e', 'E']) {
         Some(k) => (&t[..k], &t[k + 1..]),
         None => (t.as_str(), "0"),
     };
-    let exp: i32 = exp
-        .strip_prefix('+')
-        .unwrap_or(exp)
-        .parse()
-        .map_err(|_| format!("`{text}` is not a count: write a whole number such as 20000 or 2e4"))?;
+    let exp: i32 = exp.strip_prefix('+').unwrap_or(exp).parse().map_err(|_| {
+        format!("`{text}` is not a count: write a whole number such as 20000 or 2e4")
+    })?;
     let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
     if int.is_empty() && frac.is_empty()
         || !int.chars().chain(frac.chars()).all(|c| c.is_ascii_digit())
@@ -352,20 +358,21 @@ fn count_parser(text: &str) -> Result<u64, String> {
     } else if shift < 0 {
         None
     } else {
-        digits
-            .parse::<u64>()
-            .ok()
-            .and_then(|d| 10u64.checked_pow(shift as u32).and_then(|p| d.checked_mul(p)))
+        digits.parse::<u64>().ok().and_then(|d| {
+            10u64
+                .checked_pow(shift as u32)
+                .and_then(|p| d.checked_mul(p))
+        })
     };
     match value {
-        Some(0) => Err(format!("`{text}` must be at least 1")),
         Some(v) => Ok(v),
         None if shift < 0 => {
             let approx: f64 = t.parse().unwrap_or(0.0);
             Err(format!(
-                "`{text}` is not a whole number: a count is an integer, e.g. {} (or {:e})",
-                approx.round().max(1.0),
-                approx.round().max(1.0)
+                "`{text}` is not a whole number: a count is an integer; write {} or {} \
+                 (scientific notation is fine when the value is whole: 1e6, 2.5e4)",
+                approx.floor().max(1.0),
+                approx.ceil().max(1.0)
             ))
         }
         None => Err(format!("`{text}` is too large (at most {})", u64::MAX)),
@@ -377,7 +384,8 @@ fn budget_parser(text: &str) -> Result<crokinole::plan::Budget, String> {
     if text.trim().ends_with('s') {
         return text.parse();
     }
-    count_parser(text)?.to_string().parse()
+    // The planner's own checks (its minimum budget) judge the number.
+    whole_number(text)?.to_string().parse()
 }
 
 /// The `--ruleset` values: `traditional` or `tournament`.
@@ -440,7 +448,11 @@ fn main() -> ExitCode {
             threads,
             rules.then_some(ruleset),
             trace,
-            if csv { Printed::Csv } else { Printed::Json(layout.layout()) },
+            if csv {
+                Printed::Csv
+            } else {
+                Printed::Json(layout.layout())
+            },
         ),
         Command::Params { layout } => params(layout.layout()),
         Command::Montecarlo {
@@ -555,7 +567,7 @@ fn outcome_text(
     let compact = String::from_utf8(bytes).expect("serde_json writes UTF-8");
     match layout {
         Layout::Compact => compact,
-        Layout::Readable => rows_json(&compact),
+        Layout::Readable => outline_json(&compact),
     }
 }
 
@@ -733,7 +745,11 @@ fn human_duration(d: Duration) -> String {
     } else if s < 3600.0 {
         format!("{} min {:02} s", (s / 60.0) as u64, (s % 60.0) as u64)
     } else {
-        format!("{} h {:02} min", (s / 3600.0) as u64, ((s % 3600.0) / 60.0) as u64)
+        format!(
+            "{} h {:02} min",
+            (s / 3600.0) as u64,
+            ((s % 3600.0) / 60.0) as u64
+        )
     }
 }
 
@@ -877,10 +893,8 @@ fn montecarlo(
         parse_study_file(&text).map_err(|e| Failure::Input(of_kind(e, &text, FileKind::Study)))?;
     let plan = plan.map_err(Failure::Input)?;
     let pool = pool(threads)?;
-    let csv = samples_out.is_some_and(|p| {
-        p.extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("csv"))
-    });
+    let csv =
+        samples_out.is_some_and(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv")));
     let mut lines = match samples_out {
         Some(path) => Some(SampleLines::create(path, csv.then_some(SAMPLE_CSV_HEADER))?),
         None => None,
@@ -1089,17 +1103,14 @@ fn play(
         let progress = Progress::bar(games, "games");
         let summary = pool.install(|| {
             let mut tally = crokinole::play::SummaryTally::default();
-            let stats = crokinole::batch::map_ordered(
-                0..games,
-                crokinole::play::run::GAMES_CHUNK,
-                |g| {
+            let stats =
+                crokinole::batch::map_ordered(0..games, crokinole::play::run::GAMES_CHUNK, |g| {
                     let stats = config
                         .play(g)
                         .map(|log| crokinole::play::GameStats::of(&log));
                     progress.inc(1);
                     stats
-                },
-            );
+                });
             for s in stats {
                 tally.add(&s?);
             }
@@ -1148,8 +1159,10 @@ fn file_label(file: &Path) -> String {
     if file == Path::new("-") {
         "standard input".to_string()
     } else {
-        file.file_name()
-            .map_or_else(|| file.display().to_string(), |n| n.to_string_lossy().into_owned())
+        file.file_name().map_or_else(
+            || file.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        )
     }
 }
 
@@ -1247,8 +1260,7 @@ fn render(what: Render, title: Option<String>, output: Option<&Path>) -> Result<
 fn flick(a: FlickArgs) -> Result<(), Failure> {
     use crokinole::montecarlo::PlayerFlick;
     let text = read_input(&a.file)?;
-    let (mut situation, file_flick, ruleset) = if FileKind::sniff(&text) == Some(FileKind::Study)
-    {
+    let (mut situation, file_flick, ruleset) = if FileKind::sniff(&text) == Some(FileKind::Study) {
         let study = parse_study_file(&text).map_err(|e| in_file(e, &a.file))?;
         let spec = study.spec().clone();
         (spec.situation, Some(spec.flick), spec.ruleset)
@@ -1362,9 +1374,11 @@ fn flick(a: FlickArgs) -> Result<(), Failure> {
         "offset {} m, aim {} rad{}, speed {} m/s, spin {} rad/s",
         short(flick.offset),
         short(flick.aim),
-        flick
-            .target
-            .map_or(String::new(), |t| format!(" from the line to ({}, {})", short(t.x), short(t.y))),
+        flick.target.map_or(String::new(), |t| format!(
+            " from the line to ({}, {})",
+            short(t.x),
+            short(t.y)
+        )),
         short(flick.speed),
         short(flick.spin)
     );
@@ -1373,8 +1387,7 @@ fn flick(a: FlickArgs) -> Result<(), Failure> {
             "{source} of {}, seat {seat}: {described}",
             file_label(&a.file)
         );
-        let text =
-            shot_file_json(board, physics, std::slice::from_ref(&entry), &description);
+        let text = shot_file_json(board, physics, std::slice::from_ref(&entry), &description);
         write_output(Some(path), |w| w.write_all(text.as_bytes()))?;
     }
     if let Some(path) = &a.svg {
@@ -1452,4 +1465,62 @@ fn suggest(
     });
     let text = laid_out(plan_json(&plan), layout);
     write_output(output, |w| w.write_all(text.as_bytes()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_are_whole_numbers_in_any_notation() {
+        for (text, n) in [
+            ("1", 1),
+            ("20000", 20_000),
+            ("20_000", 20_000),
+            ("1e6", 1_000_000),
+            ("1E6", 1_000_000),
+            ("1e+6", 1_000_000),
+            ("2.5e4", 25_000),
+            ("0.25e2", 25),
+            ("120e-1", 12),
+            ("1.000", 1),
+            ("18446744073709551615", u64::MAX),
+        ] {
+            assert_eq!(count_parser(text), Ok(n), "{text}");
+        }
+        for (text, says) in [
+            ("2.5", "write 2 or 3"),
+            ("1.5e-3", "not a whole number"),
+            ("0", "at least 1"),
+            ("0e9", "at least 1"),
+            ("1e20", "too large"),
+            ("abc", "not a count"),
+            ("1e", "not a count"),
+            ("-5", "not a count"),
+            ("", "not a count"),
+            (".", "not a count"),
+        ] {
+            let e = count_parser(text).unwrap_err();
+            assert!(e.contains(says), "{text}: {e}");
+        }
+        assert_eq!(
+            budget_parser("2e4"),
+            Ok(crokinole::plan::Budget::Samples(20_000))
+        );
+        assert_eq!(
+            budget_parser("1.5s"),
+            Ok(crokinole::plan::Budget::Seconds(1.5))
+        );
+    }
+
+    #[test]
+    fn durations_read_as_a_person_says_them() {
+        let d = Duration::from_secs_f64;
+        assert_eq!(human_duration(d(0.0123)), "12 ms");
+        assert_eq!(human_duration(d(1.25)), "1.2 s");
+        assert_eq!(human_duration(d(65.0)), "1 min 05 s");
+        assert_eq!(human_duration(d(7380.0)), "2 h 03 min");
+        assert_eq!(count_of(1, "game", "games"), "1 game");
+        assert_eq!(count_of(2, "game", "games"), "2 games");
+    }
 }

@@ -17,8 +17,8 @@
 //! The bytes depend on the value and the style only.
 //!
 //! Every command prints its readable layout by default; `--compact` gives the same JSON on
-//! one line ([`Layout::Compact`], [`compact_json`]). [`relayout`] lays out JSON text the
-//! crate wrote in another style (keys keep their order, numbers their exact text).
+//! one line ([`Layout::Compact`], [`compact_json`]). [`outline_json`] lays out a compact
+//! outcome file readably (keys keep their order, numbers their exact text).
 
 use serde::Serialize;
 use serde_json::ser::Formatter;
@@ -71,21 +71,19 @@ pub fn compact_json(text: &str) -> String {
     out
 }
 
-/// `text` (JSON the crate wrote) laid out in `style`: objects keep their key order,
-/// numbers round-trip exactly (shortest form in, shortest form out). Errors only on text
-/// that is not JSON.
-pub(crate) fn relayout(text: &str, style: Style) -> Result<String, serde_json::Error> {
-    let tree: tree::Json = serde_json::from_str(text)?;
-    Ok(to_json(&tree, style))
+/// `text` (a compact outcome file) in the readable layout of `simulate` and `flick`: the
+/// top object and each outcome one key a line, each outcome's `discs` and `events` one
+/// element a line, everything deeper (a disc, an event, the `rules` object, the `trace`)
+/// on one line; a trailing newline. Keys keep their order, numbers their digits.
+pub fn outline_json(text: &str) -> String {
+    let tree: tree::Json = serde_json::from_str(text).expect("the crate writes valid JSON");
+    let mut out = String::with_capacity(text.len() + text.len() / 4);
+    tree::outline(&tree, 0, &mut out);
+    out.push('\n');
+    out
 }
 
-/// `text` (JSON the crate wrote, e.g. a compact outcome file) in the [`Style::Rows`]
-/// layout: the readable layout of the outcome file and the game log.
-pub fn rows_json(text: &str) -> String {
-    relayout(text, Style::Rows).expect("the crate writes valid JSON")
-}
-
-/// An order-keeping JSON tree, for [`relayout`].
+/// An order-keeping JSON tree, for [`outline_json`].
 mod tree {
     use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
     use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
@@ -127,6 +125,82 @@ mod tree {
                     map.end()
                 }
             }
+        }
+    }
+
+    /// Objects at depth <= this are broken one key a line.
+    const BREAK_OBJECTS: usize = 2;
+    /// Arrays of objects or arrays at depth <= this are broken one element a line.
+    const BREAK_ARRAYS: usize = 3;
+
+    /// `v` (at nesting `depth`, 0 for the top) in the outline layout of
+    /// [`outline_json`](super::outline_json).
+    pub(crate) fn outline(v: &Json, depth: usize, out: &mut String) {
+        let indent = |out: &mut String, d: usize| {
+            out.push('\n');
+            (0..d).for_each(|_| out.push_str("  "));
+        };
+        match v {
+            Json::Obj(m) if depth <= BREAK_OBJECTS && !m.is_empty() => {
+                out.push('{');
+                for (k, (key, x)) in m.iter().enumerate() {
+                    if k > 0 {
+                        out.push(',');
+                    }
+                    indent(out, depth + 1);
+                    out.push_str(&serde_json::to_string(key).expect("a string"));
+                    out.push_str(": ");
+                    outline(x, depth + 1, out);
+                }
+                indent(out, depth);
+                out.push('}');
+            }
+            Json::Arr(a)
+                if depth <= BREAK_ARRAYS
+                    && !a.is_empty()
+                    && a.iter().all(|x| matches!(x, Json::Obj(_) | Json::Arr(_))) =>
+            {
+                out.push('[');
+                for (k, x) in a.iter().enumerate() {
+                    if k > 0 {
+                        out.push(',');
+                    }
+                    indent(out, depth + 1);
+                    outline(x, depth + 1, out);
+                }
+                indent(out, depth);
+                out.push(']');
+            }
+            _ => inline(v, out),
+        }
+    }
+
+    /// `v` on one line: `{"k": v, ...}`, `[a, b]`.
+    fn inline(v: &Json, out: &mut String) {
+        match v {
+            Json::Obj(m) => {
+                out.push('{');
+                for (k, (key, x)) in m.iter().enumerate() {
+                    if k > 0 {
+                        out.push_str(", ");
+                    }
+                    out.push_str(&serde_json::to_string(key).expect("a string"));
+                    out.push_str(": ");
+                    inline(x, out);
+                }
+                out.push('}');
+            }
+            Json::Arr(a) => {
+                out.push('[');
+                for (k, x) in a.iter().enumerate() {
+                    if k > 0 {
+                        out.push_str(", ");
+                    }
+                    inline(x, out);
+                }
+                out.push(']');
+            }
+            scalar => out.push_str(&serde_json::to_string(scalar).expect("a scalar")),
         }
     }
 
@@ -536,6 +610,30 @@ mod rows {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn compact_and_outline_keep_the_value_order_and_digits() {
+        let compact = concat!(
+            r#"{"outcomes":[{"discs":[{"team":0,"pos":[0.1,-0.30000000000000004],"state":"hole"}],"#,
+            r#""events":[],"steps":3,"time":1e-7,"rules":{"s":"a \"q\" b","x":[1,2]}}]}"#,
+            "\n"
+        );
+        let outlined = outline_json(compact);
+        assert_eq!(
+            outlined,
+            concat!(
+                "{\n  \"outcomes\": [\n    {\n      \"discs\": [\n",
+                "        {\"team\": 0, \"pos\": [0.1, -0.30000000000000004], \"state\": \"hole\"}\n",
+                "      ],\n      \"events\": [],\n      \"steps\": 3,\n      \"time\": 1e-7,\n",
+                "      \"rules\": {\"s\": \"a \\\"q\\\" b\", \"x\": [1, 2]}\n    }\n  ]\n}\n"
+            )
+        );
+        // Back to the same compact bytes; spaces inside strings survive.
+        assert_eq!(compact_json(&outlined), compact);
+        let a: serde_json::Value = serde_json::from_str(&outlined).unwrap();
+        let b: serde_json::Value = serde_json::from_str(compact).unwrap();
+        assert_eq!(a, b);
+    }
 
     #[test]
     fn pretty_keeps_inner_arrays_on_one_line() {

@@ -21,7 +21,7 @@ mod trace_json;
 
 pub use csv::{SAMPLE_CSV_HEADER, outcomes_csv, sample_csv_row};
 pub use file_kind::FileKind;
-pub use format::{Layout, compact_json, rows_json};
+pub use format::{Layout, compact_json, outline_json};
 pub use outcome_file::{
     outcomes_to_string, serialize_outcome, state_name, write_outcomes, write_traced_outcomes,
 };

@@ -14,13 +14,13 @@ use crate::io::format::{Style, to_json};
 use crate::io::situation::{from_json, read_situation, situation_file};
 use crate::io::strict::{Obj, present};
 use crate::montecarlo::ShotClass;
+use crate::montecarlo::flick::PlayerFlick;
 use crate::montecarlo::tally::Proportion;
 use crate::plan::search::GridSpec;
-use crate::montecarlo::flick::PlayerFlick;
 use crate::plan::{AimAt, Budget, Estimate, Grid, Objective, Plan, Request, Stage, Suggestion};
-use glam::DVec2;
 use crate::play::run::FlickLog;
 use crate::rules::Ruleset;
+use glam::DVec2;
 use serde::{Deserialize, Serialize};
 
 situation_file! {
@@ -215,7 +215,10 @@ struct StageOut {
 /// The plan file: written by [`plan_json`], read back by [`parse_plan`] (one field list
 /// for both).
 #[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields, expecting = "a plan object (`crokinole suggest` output)")]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a plan object (`crokinole suggest` output)"
+)]
 struct PlanOut {
     objective: Objective,
     seed: u64,

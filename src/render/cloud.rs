@@ -165,12 +165,7 @@ pub fn cloud_svg(
         "g",
         &[(
             "transform",
-            format!(
-                "scale({}) translate({},{})",
-                num(k),
-                num(-cx),
-                num(-cy)
-            ),
+            format!("scale({}) translate({},{})", num(k), num(-cx), num(-cy)),
         )],
     );
     draw_board(&mut svg, board);

@@ -166,7 +166,11 @@ pub fn shot_svg(board: &Board, trace: &Trace, title: &str) -> String {
             y,
             2.2,
             "contact",
-            &format!("{} at t = {} s", event_words(e.event.kind), fmt_g(e.event.t)),
+            &format!(
+                "{} at t = {} s",
+                event_words(e.event.kind),
+                fmt_g(e.event.t)
+            ),
         );
     }
     svg.close("g");
@@ -315,12 +319,24 @@ fn legend(svg: &mut Svg, r: f64) {
             ("marker-end", "url(#arrowhead)".to_string()),
         ],
     );
-    svg.text(x + 20.0, y + 31.0, "note", "start", "the flick (speed, spin)");
+    svg.text(
+        x + 20.0,
+        y + 31.0,
+        "note",
+        "start",
+        "the flick (speed, spin)",
+    );
     svg.line((x + 4.0, y + 43.0), (x + 16.0, y + 43.0), "path team0");
     svg.text(x + 20.0, y + 47.0, "note", "start", "path");
     svg.circle(x + 10.0, y + 59.0, 2.2, "contact-key", "");
     svg.text(x + 20.0, y + 63.0, "note", "start", "contact point");
-    svg.text(x + 5.0, y + 79.0, "note", "start", "\u{2715} left the surface; 1, 2..: events");
+    svg.text(
+        x + 5.0,
+        y + 79.0,
+        "note",
+        "start",
+        "\u{2715} left the surface; 1, 2..: events",
+    );
     svg.close("g");
 }
 
