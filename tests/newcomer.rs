@@ -405,11 +405,14 @@ fn a_game_log_puts_one_shot_on_a_line() {
     );
     let text = stdout(&r);
     let log: Value = serde_json::from_str(&text).unwrap();
-    let shots = log["shots"].as_array().unwrap().len();
-    let shot_lines = text
-        .lines()
-        .filter(|l| l.trim_start().starts_with("{\"round\": ") && l.contains("\"intended\""))
-        .count();
-    assert_eq!(shot_lines, shots);
-    assert!(text.lines().any(|l| l == "  \"seed\": 7,"));
+    let shots = log["shots"].as_array().unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let open = lines.iter().position(|l| *l == "  \"shots\": [").unwrap();
+    let close = open + lines[open..].iter().position(|l| *l == "  ],").unwrap();
+    assert_eq!(close - open - 1, shots.len());
+    for (line, shot) in lines[open + 1..close].iter().zip(shots) {
+        let line = line.trim().trim_end_matches(',');
+        assert_eq!(&serde_json::from_str::<Value>(line).unwrap(), shot);
+    }
+    assert!(lines.contains(&"  \"seed\": 7,"));
 }

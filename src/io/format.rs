@@ -76,9 +76,16 @@ pub fn compact_json(text: &str) -> String {
 /// element a line, everything deeper (a disc, an event, the `rules` object, the `trace`)
 /// on one line; a trailing newline. Keys keep their order, numbers their digits.
 pub fn outline_json(text: &str) -> String {
+    outline(text, 2, 3)
+}
+
+/// `text` (JSON the crate wrote) with objects nested at most `objects` deep broken one key
+/// a line, arrays of objects or arrays nested at most `arrays` deep one element a line,
+/// and everything else on one line; a trailing newline. Depth 0 is the top value.
+pub(crate) fn outline(text: &str, objects: usize, arrays: usize) -> String {
     let tree: tree::Json = serde_json::from_str(text).expect("the crate writes valid JSON");
     let mut out = String::with_capacity(text.len() + text.len() / 4);
-    tree::outline(&tree, 0, &mut out);
+    tree::outline(&tree, 0, (objects, arrays), &mut out);
     out.push('\n');
     out
 }
@@ -128,20 +135,17 @@ mod tree {
         }
     }
 
-    /// Objects at depth <= this are broken one key a line.
-    const BREAK_OBJECTS: usize = 2;
-    /// Arrays of objects or arrays at depth <= this are broken one element a line.
-    const BREAK_ARRAYS: usize = 3;
-
     /// `v` (at nesting `depth`, 0 for the top) in the outline layout of
-    /// [`outline_json`](super::outline_json).
-    pub(crate) fn outline(v: &Json, depth: usize, out: &mut String) {
+    /// [`outline`](super::outline): objects at depth <= `breaks.0` one key a line, arrays
+    /// of containers at depth <= `breaks.1` one element a line.
+    pub(crate) fn outline(v: &Json, depth: usize, breaks: (usize, usize), out: &mut String) {
+        let (objects, arrays) = breaks;
         let indent = |out: &mut String, d: usize| {
             out.push('\n');
             (0..d).for_each(|_| out.push_str("  "));
         };
         match v {
-            Json::Obj(m) if depth <= BREAK_OBJECTS && !m.is_empty() => {
+            Json::Obj(m) if depth <= objects && !m.is_empty() => {
                 out.push('{');
                 for (k, (key, x)) in m.iter().enumerate() {
                     if k > 0 {
@@ -150,13 +154,13 @@ mod tree {
                     indent(out, depth + 1);
                     out.push_str(&serde_json::to_string(key).expect("a string"));
                     out.push_str(": ");
-                    outline(x, depth + 1, out);
+                    outline(x, depth + 1, breaks, out);
                 }
                 indent(out, depth);
                 out.push('}');
             }
             Json::Arr(a)
-                if depth <= BREAK_ARRAYS
+                if depth <= arrays
                     && !a.is_empty()
                     && a.iter().all(|x| matches!(x, Json::Obj(_) | Json::Arr(_))) =>
             {
@@ -166,7 +170,7 @@ mod tree {
                         out.push(',');
                     }
                     indent(out, depth + 1);
-                    outline(x, depth + 1, out);
+                    outline(x, depth + 1, breaks, out);
                 }
                 indent(out, depth);
                 out.push(']');

@@ -9,10 +9,11 @@ use crate::montecarlo::Noise;
 use crate::play::{GameLog, GamesSummary};
 
 /// The game log as printed by `crokinole play --games 1`: the top object one key a line,
-/// each shot and each round on a line of its own ([`Style::Rows`]); a trailing newline.
+/// each seat, each shot and each round on a line of its own; a trailing newline.
 /// `--compact` puts it on one line ([`crate::io::compact_json`]).
 pub fn game_log_json(log: &GameLog) -> String {
-    to_json(log, Style::Rows)
+    let compact = serde_json::to_string(log).expect("plain data always serializes");
+    crate::io::format::outline(&compact, 0, 1)
 }
 
 /// The summary of many games as printed by `crokinole play`: the top object one key a
