@@ -9,7 +9,8 @@
 //! Every class stays visible wherever its dots lie: each dot has a thin white rim (a dot
 //! on the dark ditch or in the hole shows as well as one on the wood), the `ditch` colour
 //! is a bright pink, not black, and the classes are drawn most frequent first, so a rare
-//! class is drawn on top of a common one. With [`CloudView::Zoom`] the board is magnified
+//! class is drawn on top of a common one, except `twenty` and `ditch`, drawn last: their
+//! dots lie on one curve each (the hole's support window, the surface's edge). With [`CloudView::Zoom`] the board is magnified
 //! to the box that holds the dots (and the study's position), clipped to the board's panel;
 //! the board's lines are drawn to scale, so they stay legible, and a note gives the scale.
 
@@ -30,7 +31,7 @@ pub enum CloudView {
     /// The whole board.
     #[default]
     Board,
-    /// The box holding the dots and the study's position, magnified (at most 8x).
+    /// The box holding the dots and the study's discs at rest, magnified (at most 8x).
     Zoom,
 }
 
@@ -117,8 +118,8 @@ pub fn cloud_svg(
         .unwrap_or_default();
     let mut seen: Vec<DVec2> = positions.iter().map(|&(p, _)| p).collect();
     if let Some(shot) = study {
+        // The position's discs, not the shooter's start: the zoom is on where discs end.
         seen.extend(shot.discs.iter().map(|d| d.pos));
-        seen.push(shot.shooter.pos);
     }
     let (centre, half) = match view {
         CloudView::Board => (DVec2::ZERO, r / MM),
@@ -193,10 +194,16 @@ pub fn cloud_svg(
         svg.close("g");
     }
 
-    // Most frequent class first, so rarer classes are drawn on top of it.
+    // Most frequent class first, so rarer classes are drawn on top of it; `twenty` and
+    // `ditch` last whatever their counts: their dots sit on one curve each (the hole's
+    // support window, the surface's edge), where the dots of a spread class next to them
+    // (hangers, discs near the edge) would bury them.
     let rows = class_rows(summary);
     let mut order: Vec<usize> = (0..rows.len()).collect();
-    order.sort_by_key(|&i| std::cmp::Reverse(rows[i].1.count));
+    order.sort_by_key(|&i| {
+        let on_a_curve = matches!(rows[i].0, ShotClass::Twenty | ShotClass::Ditch);
+        (on_a_curve, std::cmp::Reverse(rows[i].1.count))
+    });
     let dot = 1.8 / k.sqrt();
     // The fill is a style, not an attribute, so no class of the board's stylesheet (its
     // `.ditch` is the ditch's near-black) can override it.

@@ -108,7 +108,7 @@ impl Plot {
         });
         Plot {
             left: 80.0,
-            top: 64.0,
+            top: 84.0,
             pw: 660.0,
             ph: 460.0,
             ea: edges(&grid.aim, 0.01),
@@ -177,7 +177,7 @@ pub fn heatmap_svg(grid: &Grid, best: Option<&Suggestion>, title: &str) -> Strin
     axes(&mut svg, &plot);
     if let Some(warning) = edge_warning(grid, best_cell_at, straight) {
         svg.open("g", &[("class", "edge-warning".to_string())]);
-        svg.text(plot.left + plot.pw, 24.0, "warning", "end", &warning);
+        svg.text(plot.left, 64.0, "warning", "start", &warning);
         svg.close("g");
     }
     colour_scale(&mut svg, &plot);
