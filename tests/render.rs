@@ -496,6 +496,19 @@ fn heat_maps_flag_an_optimum_on_the_edge_of_the_searched_range() {
     assert!(text.contains("edge of the searched aim range"), "{text}");
     assert!(text.contains("search.aim"), "{text}");
     assert_eq!(elements(&doc, "g", "plan-best").len(), 1);
+    // Every cell with a value shows its 95 % half-width on hover.
+    let cells = elements(&doc, "rect", "cell");
+    let with_spread = cells
+        .iter()
+        .filter(|c| {
+            c.children()
+                .filter_map(|t| t.text())
+                .any(|t| t.contains("\u{b1}") && t.contains("95 %"))
+        })
+        .count();
+    let values = grid.value.iter().flatten().filter(|v| v.is_some()).count();
+    assert_eq!(with_spread, values);
+    assert_eq!(grid.half_width95.len(), grid.value.len());
     // Move the optimum inside the grid: no warning.
     let mut inside = plan.top[0].clone();
     inside.flick.aim = 0.05;

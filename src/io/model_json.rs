@@ -242,6 +242,9 @@ struct GridDef {
     pub value: Vec<Vec<Option<f64>>>,
     pub objective: Objective,
     pub samples: u32,
+    /// Absent from plans written before it existed: read as no intervals.
+    #[serde(default)]
+    pub half_width95: Vec<Vec<Option<f64>>>,
 }
 
 #[derive(Serialize, Deserialize)]

@@ -300,8 +300,8 @@ fn check_axis(name: &str, v: &[f64]) -> Result<(), InputError> {
     Ok(())
 }
 
-/// Checks a plan's grid: both axes non-empty and strictly ascending, `value` one row per
-/// speed of one entry per aim.
+/// Checks a plan's grid: both axes non-empty and strictly ascending, `value` (and
+/// `half_width95`, when present) one row per speed of one entry per aim.
 fn check_grid(g: &Grid) -> Result<(), InputError> {
     check_axis("aim", &g.aim)?;
     check_axis("speed", &g.speed)?;
@@ -314,6 +314,30 @@ fn check_grid(g: &Grid) -> Result<(), InputError> {
                 g.value.len()
             ),
         ));
+    }
+    if !g.half_width95.is_empty() {
+        if g.half_width95.len() != g.speed.len() {
+            return Err(InputError::new(
+                "grid.half_width95",
+                format!(
+                    "needs one row per speed ({}), got {}",
+                    g.speed.len(),
+                    g.half_width95.len()
+                ),
+            ));
+        }
+        for (k, row) in g.half_width95.iter().enumerate() {
+            if row.len() != g.aim.len() {
+                return Err(InputError::new(
+                    format!("grid.half_width95[{k}]"),
+                    format!(
+                        "needs one value per aim ({}), got {}",
+                        g.aim.len(),
+                        row.len()
+                    ),
+                ));
+            }
+        }
     }
     for (k, row) in g.value.iter().enumerate() {
         if row.len() != g.aim.len() {

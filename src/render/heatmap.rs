@@ -278,13 +278,26 @@ fn header(svg: &mut Svg, grid: &Grid, plot: &Plot, title: &str) {
         "note",
         "start",
         &format!(
-            "expected {} over aim and speed; offset {} m, spin {} rad/s, {} samples a cell",
+            "expected {} over aim and speed; offset {} m, spin {} rad/s, {} samples a cell{}",
             grid.objective,
             fmt_g(grid.offset),
             fmt_g(grid.spin),
-            grid.samples
+            grid.samples,
+            widest_spread(grid).map_or(String::new(), |h| format!(
+                " (95 % half-widths up to {}: hover a cell for its own)",
+                fmt_g((h * 100.0).round() / 100.0)
+            ))
         ),
     );
+}
+
+/// The largest of the cells' 95 % half-widths, if the grid has them.
+fn widest_spread(grid: &Grid) -> Option<f64> {
+    grid.half_width95
+        .iter()
+        .flatten()
+        .filter_map(|v| *v)
+        .max_by(f64::total_cmp)
 }
 
 /// The cells, one per (speed, aim), row by row from the slowest speed; returns the best
@@ -316,7 +329,16 @@ fn cells(svg: &mut Svg, grid: &Grid, plot: &Plot) -> Option<(usize, usize, f64)>
                             ("fill", colour(plot.scale(*v))),
                         ],
                     );
-                    svg.text_element("title", &[], &format!("{at}{}", fmt_g(*v)));
+                    let spread = grid
+                        .half_width95
+                        .get(si)
+                        .and_then(|row| row.get(ai))
+                        .copied()
+                        .flatten()
+                        .map_or(String::new(), |h| {
+                            format!(" \u{b1} {} (95 %, {} samples)", fmt_g(h), grid.samples)
+                        });
+                    svg.text_element("title", &[], &format!("{at}{}{spread}", fmt_g(*v)));
                     svg.close("rect");
                 }
                 None => svg.rect(x, y, cw, ch, "cell null", &format!("{at}no value")),
