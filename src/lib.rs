@@ -6,8 +6,7 @@
 //! Same input, same bits: on every run, machine and thread count.
 //!
 //! ```
-//! use crokinole::{Board, Physics, Shot, Flick, run_shot, DiscState};
-//! use glam::DVec2;
+//! use crokinole::{Board, DVec2, DiscState, Flick, Physics, Shot, run_shot};
 //!
 //! // A flick from seat 0's shooting line straight at the 20 hole.
 //! let shot = Shot {
@@ -41,6 +40,19 @@ pub mod step;
 pub mod trace;
 pub mod validate;
 pub mod world;
+
+/// The vector library of the public API (positions and velocities are [`DVec2`]):
+/// re-exported so a program needs no `glam` dependency of its own, and gets the version
+/// the crate was built with.
+pub use glam;
+/// A 2D vector of `f64`: positions (m), velocities (m/s). `glam::DVec2`, re-exported.
+pub use glam::DVec2;
+
+/// The README's library example, compiled and run as a test of the crate as a dependency
+/// sees it (`cargo test --doc`).
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
 
 pub use batch::run_batch;
 pub use board::{Board, Zone};

@@ -88,20 +88,25 @@ fn a_file_of_the_wrong_kind_says_what_it_is_and_who_reads_it() {
     let study = binary::fixture("montecarlo", "takeout.json");
     let suggest = binary::fixture("suggest", "takeout.json");
     let shots = binary::fixture("", "example.json");
-    let cases: [(&[&str], &str); 4] = [
+    let cases: [(&[&str], &str); 5] = [
         (
             &["simulate", &study],
-            "looks like a study file (read by `crokinole montecarlo`)",
+            "looks like a study file (read by `crokinole montecarlo`",
         ),
         (
             &["montecarlo", &shots],
             "looks like a shot file (read by `crokinole simulate`",
         ),
+        // `render shot` of a suggest file names the command that draws a flick of it.
         (
             &["render", "shot", &suggest],
-            "looks like a suggest file (read by `crokinole suggest`)",
+            "`crokinole flick FILE --plan PLAN` simulates and draws",
         ),
         (&["suggest", &study], "looks like a study file"),
+        (
+            &["render", "shot", &study],
+            "`crokinole flick FILE` simulates and draws its intended flick",
+        ),
     ];
     for (args, hint) in cases {
         binary::run(args, None).assert_refused(&args.join(" "), &[hint]);

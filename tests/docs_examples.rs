@@ -4,24 +4,58 @@
 //! a change of model or format that moves a documented number fails here, with the
 //! command that regenerates it.
 //!
-//! Symptom this pins: docs/montecarlo.md's example summary could no longer be reproduced
-//! from its fixture after the engine changed.
+//! Symptoms this pins: docs/montecarlo.md's example summary could no longer be reproduced
+//! from its fixture after the engine changed; docs/play.md's game log (seed 7) and
+//! docs/shot-file.md's outcome file showed numbers of an older hole model.
 
 mod binary;
 
-/// (doc, the sentence before the block, the command's arguments).
-const EXAMPLES: &[(&str, &str, &[&str])] = &[(
-    "docs/montecarlo.md",
-    "`crokinole montecarlo fixtures/montecarlo/opening.json --samples 2000 --seed 1`",
-    &[
-        "montecarlo",
-        "fixtures/montecarlo/opening.json",
-        "--samples",
-        "2000",
-        "--seed",
-        "1",
-    ],
-)];
+/// (doc, the sentence before the block, the command's arguments): every documented
+/// command example that prints output. A new example in the docs goes here too.
+const EXAMPLES: &[(&str, &str, &[&str])] = &[
+    (
+        "docs/montecarlo.md",
+        "`crokinole montecarlo fixtures/montecarlo/opening.json --samples 2000 --seed 1`",
+        &[
+            "montecarlo",
+            "fixtures/montecarlo/opening.json",
+            "--samples",
+            "2000",
+            "--seed",
+            "1",
+        ],
+    ),
+    (
+        "docs/shot-file.md",
+        "`crokinole simulate fixtures/example.json` prints",
+        &["simulate", "fixtures/example.json"],
+    ),
+    (
+        "docs/shot-file.md",
+        "--rules` prints, for the second shot:",
+        &["simulate", "fixtures/example.json", "--rules"],
+    ),
+    (
+        "docs/play.md",
+        "`crokinole play --games 1 --seed 7` prints the log",
+        &["play", "--games", "1", "--seed", "7"],
+    ),
+    (
+        "docs/play.md",
+        "(this one is `crokinole play --games 20 --seed 3 --ruleset tournament --strategies",
+        &[
+            "play",
+            "--games",
+            "20",
+            "--seed",
+            "3",
+            "--ruleset",
+            "tournament",
+            "--strategies",
+            "random:spin=0,greedy:k=16:spin=0",
+        ],
+    ),
+];
 
 /// The first fenced code block after `marker` in `text`, as lines.
 fn block_after<'a>(text: &'a str, marker: &str) -> Vec<&'a str> {

@@ -33,6 +33,7 @@ fn the_summary_is_json_and_the_same_for_every_thread_count() {
             "17",
             "--threads",
             threads,
+            "--positions",
         ]
     };
     let one = ok(&args("1"));

@@ -68,6 +68,7 @@ fn the_plan_is_json_with_a_grid_and_the_same_for_every_thread_count() {
         "value",
         "objective",
         "samples",
+        "half_width95",
     ];
     // In this order in the text.
     let text = String::from_utf8(one.stdout.clone()).unwrap();

@@ -6,8 +6,9 @@
 mod binary;
 mod fixture;
 
-use crokinole::io::{outcomes_to_string, parse_shot_file};
-use crokinole::render::{cloud_svg, heatmap_svg, parse_suggest, parse_summary, shot_svg};
+use crokinole::io::{outcomes_to_string, parse_plan, parse_shot_file, parse_summary};
+use crokinole::montecarlo::ShotClass;
+use crokinole::render::{CloudView, class_colour, cloud_svg, heatmap_svg, shot_svg};
 use crokinole::trace::{Trace, trace_shot, trace_world};
 use crokinole::{Board, Disc, DiscState, EventKind, Physics, Shot, World, run_shot};
 use glam::DVec2;
@@ -311,47 +312,160 @@ fn shot_pictures_hold_what_the_trace_says_to_scale() {
     );
 }
 
+/// The `style` fill of a dot: `fill:#rrggbb;...`.
+fn fill_of(node: &roxmltree::Node) -> String {
+    let style = node.attribute("style").unwrap();
+    style
+        .split(';')
+        .find_map(|p| p.strip_prefix("fill:"))
+        .unwrap()
+        .to_string()
+}
+
 #[test]
 fn cloud_pictures_show_every_position_and_every_class_of_the_summary() {
     let text = read("montecarlo/golden-opening-summary.json");
-    // Every class of the summary is listed in its order, `removed` (the rules layer's,
-    // which no position can show) included.
     let summary = parse_summary(&text).unwrap();
-    let names: Vec<&str> = summary.classes.iter().map(|c| c.name.as_str()).collect();
-    assert_eq!(
-        names,
-        [
-            "twenty", "fifteen", "ten", "five", "out", "ditch", "removed"
-        ]
-    );
+    let positions = summary.shooter_positions.clone().unwrap();
+    assert_eq!(positions.first.len(), 400);
     let board = Board::tournament();
     let physics = Physics::default();
-    let svg = cloud_svg(&board, &physics, &summary, None, "opening");
-    assert_eq!(svg, cloud_svg(&board, &physics, &summary, None, "opening"));
-    let doc = roxmltree::Document::parse(&svg).unwrap();
-    assert_eq!(
-        elements(&doc, "circle", "sample").len(),
-        summary.positions.len()
+    let svg = cloud_svg(
+        &board,
+        &physics,
+        &summary,
+        None,
+        "opening",
+        CloudView::Board,
     );
-    assert_eq!(summary.positions.len(), 400);
+    assert_eq!(
+        svg,
+        cloud_svg(
+            &board,
+            &physics,
+            &summary,
+            None,
+            "opening",
+            CloudView::Board
+        )
+    );
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    assert_eq!(elements(&doc, "circle", "sample").len(), 400);
     let rows: Vec<&str> = elements(&doc, "g", "outcome-row")
         .iter()
         .map(|n| n.attribute("data-class").unwrap())
         .collect();
-    assert_eq!(rows, names);
-    // Dots of dropped discs lie over the hole and are drawn as twenties.
-    let twenties = elements(&doc, "circle", "twenty").len() as u64;
-    assert_eq!(twenties, summary.classes[0].count);
+    assert_eq!(
+        rows,
+        [
+            "twenty", "fifteen", "ten", "five", "out", "ditch", "removed"
+        ]
+    );
+    // Each dot carries its sample's class, and as many dots of a class as the summary
+    // lists positions of it.
+    for class in ShotClass::ALL {
+        let dots = elements(&doc, "circle", &format!("sample-{}", class.name())).len();
+        let listed = positions.class.iter().filter(|&&c| c == class).count();
+        assert_eq!(dots, listed, "{}", class.name());
+    }
     assert_eq!(elements(&doc, "circle", "peg").len(), 8);
+}
+
+/// Symptom: with a rule set, `removed` never appeared among the dots (coloured by where
+/// the disc lay, not by the class the table counts) and ditch dots were drawn in the
+/// ditch's own near-black (the board's `.ditch` style won over the dot's fill).
+#[test]
+fn a_ruled_cloud_colours_every_dot_by_its_class_and_every_class_shows() {
+    let text = read("montecarlo/golden-takeout-ruled-summary.json");
+    let summary = parse_summary(&text).unwrap();
+    let positions = summary.shooter_positions.clone().unwrap();
+    let (board, physics) = (Board::tournament(), Physics::default());
+    let svg = cloud_svg(&board, &physics, &summary, None, "ruled", CloudView::Board);
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let swatches: BTreeMap<String, String> = elements(&doc, "g", "outcome-row")
+        .iter()
+        .map(|row| {
+            let swatch = row
+                .descendants()
+                .find(|n| n.attribute("class") == Some("swatch"))
+                .unwrap();
+            (
+                row.attribute("data-class").unwrap().to_string(),
+                swatch.attribute("fill").unwrap().to_string(),
+            )
+        })
+        .collect();
+    let mut seen = BTreeMap::new();
+    for dot in elements(&doc, "circle", "sample") {
+        let class = dot.attribute("data-class").unwrap().to_string();
+        // The dot's colour is its class's swatch in the table (the legend).
+        assert_eq!(fill_of(&dot), swatches[&class], "{class}");
+        *seen.entry(class).or_insert(0usize) += 1;
+    }
+    for class in ShotClass::ALL {
+        let listed = positions.class.iter().filter(|&&c| c == class).count();
+        assert_eq!(
+            seen.get(class.name()).copied().unwrap_or(0),
+            listed,
+            "{}",
+            class.name()
+        );
+    }
+    assert!(seen["removed"] > 0 && seen["ditch"] > 0, "{seen:?}");
+    // No class is drawn in a colour of the board it may lie on (wood, ditch, hole).
+    for class in ShotClass::ALL {
+        let c = class_colour(class).to_lowercase();
+        for board_colour in ["#2e2018", "#ecd3a5", "#120b06", "#5b3a22", "#111111"] {
+            assert_ne!(c, board_colour, "{}", class.name());
+        }
+    }
+    // Dots are filled by a style attribute, which the board's stylesheet cannot override.
+    assert!(
+        elements(&doc, "circle", "sample")
+            .iter()
+            .all(|d| d.attribute("fill").is_none())
+    );
+}
+
+#[test]
+fn a_zoomed_cloud_magnifies_to_the_dots_and_keeps_the_board() {
+    let text = read("montecarlo/golden-opening-summary.json");
+    let summary = parse_summary(&text).unwrap();
+    let (board, physics) = (Board::tournament(), Physics::default());
+    let svg = cloud_svg(&board, &physics, &summary, None, "zoom", CloudView::Zoom);
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let view = doc
+        .descendants()
+        .find(|n| n.attribute("class") == Some("view"))
+        .unwrap();
+    assert_eq!(view.attribute("clip-path"), Some("url(#board-panel)"));
+    let transform = view
+        .first_element_child()
+        .unwrap()
+        .attribute("transform")
+        .unwrap();
+    let scale: f64 = transform
+        .strip_prefix("scale(")
+        .and_then(|t| t.split(')').next())
+        .unwrap()
+        .parse()
+        .unwrap();
+    // The opening study's discs end within a few cm of the hole: magnified, but at most 8x.
+    assert!(scale > 2.0 && scale <= 8.0 + 1e-9, "{transform}");
+    assert_eq!(elements(&doc, "circle", "sample").len(), 400);
+    assert_eq!(elements(&doc, "circle", "hole").len(), 1);
+    let whole = cloud_svg(&board, &physics, &summary, None, "zoom", CloudView::Board);
+    assert!(whole.contains("scale(1.0000)"));
 }
 
 #[test]
 fn heat_maps_have_a_cell_per_grid_point_and_mark_the_nulls() {
-    let grid = parse_suggest(&read("render/suggest-grid.json")).unwrap();
+    let plan = parse_plan(&read("render/suggest-grid.json")).unwrap();
+    let grid = plan.grid.unwrap();
     let (na, ns) = (grid.aim.len(), grid.speed.len());
     assert_eq!((na, ns), (9, 7));
-    let svg = heatmap_svg(&grid, "grid");
-    assert_eq!(svg, heatmap_svg(&grid, "grid"));
+    let svg = heatmap_svg(&grid, None, "grid");
+    assert_eq!(svg, heatmap_svg(&grid, None, "grid"));
     let doc = roxmltree::Document::parse(&svg).unwrap();
     let cells = elements(&doc, "rect", "cell");
     assert_eq!(cells.len(), na * ns);
@@ -364,6 +478,51 @@ fn heat_maps_have_a_cell_per_grid_point_and_mark_the_nulls() {
     let y: Vec<f64> = cells.iter().step_by(na).map(|c| attr(c, "y")).collect();
     assert!(y.windows(2).all(|w| w[0] > w[1]));
     assert_eq!(elements(&doc, "g", "best-cell").len(), 1);
+    // The best cell (aim 0, speed 0.8) is inside the grid: no warning.
+    assert_eq!(elements(&doc, "g", "edge-warning").len(), 0);
+}
+
+/// The golden plan's best flick (straight, aim -0.5 rad) sits on the edge of the default
+/// aim range: the picture says so and marks the flick.
+#[test]
+fn heat_maps_flag_an_optimum_on_the_edge_of_the_searched_range() {
+    let plan = parse_plan(&read("suggest/golden-takeout-plan.json")).unwrap();
+    let grid = plan.grid.as_ref().unwrap();
+    let svg = heatmap_svg(grid, plan.top.first(), "takeout");
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let warning = elements(&doc, "g", "edge-warning");
+    assert_eq!(warning.len(), 1);
+    let text: String = warning[0].descendants().filter_map(|n| n.text()).collect();
+    assert!(text.contains("edge of the searched aim range"), "{text}");
+    assert!(text.contains("search.aim"), "{text}");
+    assert_eq!(elements(&doc, "g", "plan-best").len(), 1);
+    // Every cell with a value shows its 95 % half-width on hover.
+    let cells = elements(&doc, "rect", "cell");
+    let with_spread = cells
+        .iter()
+        .filter(|c| {
+            c.children()
+                .filter_map(|t| t.text())
+                .any(|t| t.contains("\u{b1}") && t.contains("95 %"))
+        })
+        .count();
+    let values = grid.value.iter().flatten().filter(|v| v.is_some()).count();
+    assert_eq!(with_spread, values);
+    assert_eq!(grid.half_width95.len(), grid.value.len());
+    // Move the optimum inside the grid: no warning.
+    let mut inside = plan.top[0].clone();
+    inside.flick.aim = 0.05;
+    inside.flick.speed = 1.5;
+    let mut grid = grid.clone();
+    for row in &mut grid.value {
+        for v in row.iter_mut() {
+            *v = Some(0.0);
+        }
+    }
+    grid.value[4][5] = Some(1.0);
+    let svg = heatmap_svg(&grid, Some(&inside), "inside");
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    assert_eq!(elements(&doc, "g", "edge-warning").len(), 0);
 }
 
 #[test]
@@ -383,10 +542,10 @@ fn bad_planner_grids_are_refused_with_the_field() {
         ("{\"grid\": {}".to_string(), ""),
     ];
     for (text, field) in cases {
-        let err = parse_suggest(&text).unwrap_err();
+        let err = parse_plan(&text).unwrap_err();
         assert!(err.to_string().contains(field), "{field}: {err}");
     }
-    let err = parse_summary("{\"samples\": 1, \"seed\": 0}").unwrap_err();
+    let err = parse_summary("{\"samples\": 1, \"seed\": 0, \"input_hash\": \"x\"}").unwrap_err();
     assert!(err.to_string().contains("shooter"), "{err}");
 }
 
@@ -423,7 +582,10 @@ fn simulate_trace_adds_only_the_trace_members() {
     assert_eq!(traced["outcomes"][0]["trace"]["every"], 3);
     // With --rules the trace is the last member, after `rules`.
     let ruled = run(&["simulate", file, "--rules"], None).json();
-    let out = run(&["simulate", file, "--rules", "--trace", "5"], None);
+    let out = run(
+        &["simulate", file, "--rules", "--trace", "5", "--compact"],
+        None,
+    );
     let text = String::from_utf8(out.stdout.clone()).unwrap();
     assert!(text.contains("},\"trace\":{\"every\":5"));
     assert_eq!(strip_traces(out.json()), ruled);

@@ -3,25 +3,28 @@
 //! played many times with a player's error) and prints its summary or a shard's state,
 //! `merge` combines shard states into the summary, `play` plays whole games between
 //! strategies (docs/play.md), `suggest` searches for the best flick (docs/suggest.md),
-//! `render` draws SVG pictures (docs/render.md); `simulate --rules` also judges each shot
-//! by the rules, `--trace` adds disc paths. It
+//! `render` draws SVG pictures (docs/render.md), `flick` simulates and draws one flick
+//! given in player terms (docs/flick.md); `simulate --rules` also judges each shot by the
+//! rules, `--trace` adds disc paths. JSON is printed in each command's readable layout,
+//! on one line with `--compact`. It
 //! only parses, validates, calls the library and prints; exit code 2 for bad input, 1 for
 //! I/O errors.
 
 use clap::builder::TypedValueParser as _;
 use clap::{Parser, Subcommand};
 use crokinole::io::{
-    FileKind, game_log_json, games_summary_json, params_json, parse_noise_json, parse_shot_file,
-    parse_state, parse_study_file, parse_suggest_file, plan_json, sample_line, state_json,
-    study_summary_json, write_outcomes, write_ruled_outcomes, write_ruled_traced_outcomes,
-    write_traced_outcomes,
+    FileKind, Layout, SAMPLE_CSV_HEADER, compact_json, game_log_json, games_summary_json,
+    outcomes_csv, outline_json, params_json, parse_noise_json, parse_plan, parse_shot_file,
+    parse_state, parse_study_file, parse_suggest_file, parse_summary, plan_json, sample_csv_row,
+    sample_line, shot_file_json, state_json, study_summary_json, write_outcomes,
+    write_ruled_outcomes, write_ruled_traced_outcomes, write_traced_outcomes,
 };
-use crokinole::montecarlo::{CHUNK, Sampling, Shard, Tally};
+use crokinole::montecarlo::{CHUNK, Sampling, Shard, Study, StudySpec, Tally};
 use crokinole::play::{
     DEFAULT_NOISE, DEFAULT_STRATEGIES, PlayConfig, Strategy, is_inline_noise, parse_noise,
     parse_strategies,
 };
-use crokinole::rules::{Ruleset, check_rules, judge_outcomes};
+use crokinole::rules::{Ruleset, ShotEntry, check_rules, judge_outcomes};
 use crokinole::trace::{trace_batch, trace_shot};
 use crokinole::{Board, InputError, Outcome, Physics, Shot, run_batch};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -29,6 +32,7 @@ use std::fmt;
 use std::io::{BufWriter, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
 
 /// Deterministic Crokinole physics: shot files in, outcome files out
 /// (docs/shot-file.md).
@@ -70,9 +74,18 @@ enum Command {
         #[arg(long, value_name = "EVERY", num_args = 0..=1, default_missing_value = "10",
               value_parser = clap::value_parser!(u32).range(1..))]
         trace: Option<u32>,
+        /// Print the outcomes as CSV, one row per disc per shot (columns in
+        /// docs/shot-file.md), instead of JSON.
+        #[arg(long, conflicts_with_all = ["trace", "compact"])]
+        csv: bool,
+        #[command(flatten)]
+        layout: LayoutArg,
     },
     /// Print the default `board` and `physics` blocks in shot-file form.
-    Params,
+    Params {
+        #[command(flatten)]
+        layout: LayoutArg,
+    },
     /// Play one shot many times with a player's error and print the summary (JSON).
     ///
     /// FILE holds the position, the seat, the flick and the noise (docs/montecarlo.md).
@@ -82,9 +95,8 @@ enum Command {
     Montecarlo {
         /// Study file to read, or `-` for standard input.
         file: PathBuf,
-        /// Samples in the study.
-        #[arg(long, value_name = "N", default_value_t = 10_000,
-              value_parser = clap::value_parser!(u64).range(1..))]
+        /// Samples in the study: an integer, also in scientific notation (`1e6`).
+        #[arg(long, value_name = "N", default_value = "10000", value_parser = count_parser)]
         samples: u64,
         /// Seed of the player's error: same seed, same samples.
         #[arg(long, value_name = "S", default_value_t = 0)]
@@ -93,9 +105,16 @@ enum Command {
         #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
         threads: Option<u32>,
         /// Stream every sample's outcome to PATH as JSON lines, in sample order, flushed
-        /// as it goes (an interrupted run keeps every finished chunk of samples).
+        /// as it goes (an interrupted run keeps every finished chunk of samples); as CSV
+        /// (one row per sample, columns in docs/montecarlo.md) when PATH ends in `.csv`.
         #[arg(long, value_name = "PATH")]
         samples_out: Option<PathBuf>,
+        /// Include the shot disc's final position and class for the first 10,000
+        /// samples (`shooter_positions`, what `render montecarlo` draws) in the summary.
+        #[arg(long)]
+        positions: bool,
+        #[command(flatten)]
+        layout: LayoutArg,
         /// Run only the K-th of N equal slices of the samples (1-based) and print the
         /// shard's state for `crokinole merge` instead of the summary.
         #[arg(long, value_name = "K/N")]
@@ -112,6 +131,12 @@ enum Command {
         /// Shard state files, in any order.
         #[arg(required = true, value_name = "SHARD")]
         shards: Vec<PathBuf>,
+        /// Include the per-sample positions and classes in the summary (as `montecarlo
+        /// --positions`).
+        #[arg(long)]
+        positions: bool,
+        #[command(flatten)]
+        layout: LayoutArg,
         /// Write the summary here instead of standard output.
         #[arg(long, short, value_name = "PATH")]
         output: Option<PathBuf>,
@@ -129,6 +154,8 @@ enum Command {
         /// Write the log (or the summary) here instead of standard output.
         #[arg(long, short, value_name = "PATH")]
         output: Option<PathBuf>,
+        #[command(flatten)]
+        layout: LayoutArg,
     },
     /// Search for the best flick in a position and print the top flicks (JSON).
     ///
@@ -138,9 +165,9 @@ enum Command {
     Suggest {
         /// Suggest file to read, or `-` for standard input.
         file: PathBuf,
-        /// Simulated shots in all (`20000`), or seconds (`3s`: not reproducible; the output
-        /// gives the sample budget that reproduces it).
-        #[arg(long, value_name = "N|Ts", default_value = "20000")]
+        /// Simulated shots in all (`20000`, `2e4`), or seconds (`3s`: not reproducible;
+        /// the output gives the sample budget that reproduces it).
+        #[arg(long, value_name = "N|Ts", default_value = "20000", value_parser = budget_parser)]
         budget: crokinole::plan::Budget,
         /// Seed of the player's errors drawn by the search.
         #[arg(long, value_name = "S", default_value_t = 0)]
@@ -161,7 +188,16 @@ enum Command {
         /// Write the plan here instead of standard output.
         #[arg(long, short, value_name = "PATH")]
         output: Option<PathBuf>,
+        #[command(flatten)]
+        layout: LayoutArg,
     },
+    /// Simulate one flick given in player terms and print its outcome; draw it with --svg.
+    ///
+    /// FILE is a study file (its intended flick, no noise), or a suggest file with
+    /// `--plan PLAN` (the planner's flick of rank --rank) or with the flick's flags. Flags
+    /// given override the file's flick. The outcome is the outcome file `simulate` prints
+    /// for the shot (judged by the rules when the file has a rule set); docs/flick.md.
+    Flick(FlickArgs),
     /// Draw a shot, a Monte Carlo summary or a planner grid as SVG (docs/render.md).
     Render {
         #[command(subcommand)]
@@ -207,12 +243,163 @@ enum Render {
         /// The study file, to draw its board, position and intended shot.
         #[arg(long, value_name = "FILE")]
         study: Option<PathBuf>,
+        /// Magnify the board to where the discs ended up (the dots and the position).
+        #[arg(long)]
+        zoom: bool,
     },
     /// A `crokinole suggest` output: the heat map of its `grid`.
     Suggest {
         /// Suggest output to read, or `-`.
         file: PathBuf,
     },
+}
+
+/// `--compact`, on every command that prints JSON.
+#[derive(clap::Args, Clone, Copy)]
+struct LayoutArg {
+    /// Print the JSON on one line, without spaces, instead of the readable layout.
+    #[arg(long)]
+    compact: bool,
+}
+
+impl LayoutArg {
+    fn layout(self) -> Layout {
+        if self.compact {
+            Layout::Compact
+        } else {
+            Layout::Readable
+        }
+    }
+}
+
+/// `text` (JSON in its readable layout) as `layout` asks.
+fn laid_out(text: String, layout: Layout) -> String {
+    match layout {
+        Layout::Readable => text,
+        Layout::Compact => compact_json(&text),
+    }
+}
+
+/// The flags of `crokinole flick`.
+#[derive(clap::Args)]
+struct FlickArgs {
+    /// A study file, or a suggest file (then --plan or --speed is needed), or `-`.
+    file: PathBuf,
+    /// A plan (`crokinole suggest` output for FILE): play its flick of rank --rank.
+    #[arg(long, value_name = "PLAN")]
+    plan: Option<PathBuf>,
+    /// The rank of the plan's flick to play (1 = the best).
+    #[arg(long, value_name = "K", default_value_t = 1, requires = "plan",
+          value_parser = clap::value_parser!(u32).range(1..))]
+    rank: u32,
+    /// The shooter's seat (0-3), instead of the file's.
+    #[arg(long, value_name = "S", value_parser = clap::value_parser!(u8).range(0..=3))]
+    seat: Option<u8>,
+    /// Place on the shooting line, m, positive to the player's right.
+    #[arg(long, value_name = "M", allow_negative_numbers = true)]
+    offset: Option<f64>,
+    /// Aim, rad, counter-clockwise from straight ahead (or from --target's direction).
+    #[arg(long, value_name = "RAD", allow_negative_numbers = true)]
+    aim: Option<f64>,
+    /// A point `X,Y` (m, board frame) to aim at; `none` aims straight ahead.
+    #[arg(long, value_name = "X,Y|none")]
+    target: Option<String>,
+    /// Speed of the disc's centre, m/s.
+    #[arg(long, value_name = "M/S")]
+    speed: Option<f64>,
+    /// Spin, rad/s, counter-clockwise seen from above.
+    #[arg(long, value_name = "RAD/S", allow_negative_numbers = true)]
+    spin: Option<f64>,
+    /// Also write the picture of the shot (SVG) here.
+    #[arg(long, value_name = "OUT.svg")]
+    svg: Option<PathBuf>,
+    /// Also write the shot file made (what `crokinole simulate` reads) here.
+    #[arg(long, value_name = "PATH")]
+    shot_out: Option<PathBuf>,
+    /// Add the shot's trace (paths sampled every EVERY steps, default 10) to the outcome.
+    #[arg(long, value_name = "EVERY", num_args = 0..=1, default_missing_value = "10",
+          value_parser = clap::value_parser!(u32).range(1..))]
+    trace: Option<u32>,
+    /// Title of the picture (default: names the file and the flick).
+    #[arg(long, value_name = "TEXT")]
+    title: Option<String>,
+    /// Write the outcome here instead of standard output.
+    #[arg(long, short, value_name = "PATH")]
+    output: Option<PathBuf>,
+    #[command(flatten)]
+    layout: LayoutArg,
+}
+
+/// A count (`--samples`, `--games`, `--budget`): a positive integer, written plainly
+/// (`20000`, `20_000`) or in scientific notation (`2e4`, `1.5e6`) as long as the value is a
+/// whole number. A fraction is refused with the integer to write instead.
+fn count_parser(text: &str) -> Result<u64, String> {
+    match whole_number(text)? {
+        0 => Err(format!("`{text}` must be at least 1")),
+        n => Ok(n),
+    }
+}
+
+/// A whole number, 0 included, in the notations [`count_parser`] takes.
+fn whole_number(text: &str) -> Result<u64, String> {
+    let t = text.trim().replace('_', "");
+    let (mantissa, exp) = match t.find(['e', 'E']) {
+        Some(k) => (&t[..k], &t[k + 1..]),
+        None => (t.as_str(), "0"),
+    };
+    let exp: i32 = exp.strip_prefix('+').unwrap_or(exp).parse().map_err(|_| {
+        format!("`{text}` is not a count: write a whole number such as 20000 or 2e4")
+    })?;
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    if int.is_empty() && frac.is_empty()
+        || !int.chars().chain(frac.chars()).all(|c| c.is_ascii_digit())
+    {
+        return Err(format!(
+            "`{text}` is not a count: write a whole number such as 20000 or 2e4"
+        ));
+    }
+    // value = digits * 10^(exp - frac.len()), exactly, in integers.
+    let digits = format!("{int}{frac}");
+    let digits = digits.trim_start_matches('0');
+    let shift = exp - frac.len() as i32;
+    let (digits, shift) = {
+        let trimmed = digits.trim_end_matches('0');
+        let zeros = (digits.len() - trimmed.len()) as i32;
+        (trimmed, shift + zeros)
+    };
+    let value: Option<u64> = if digits.is_empty() {
+        Some(0)
+    } else if shift < 0 {
+        None
+    } else {
+        digits.parse::<u64>().ok().and_then(|d| {
+            10u64
+                .checked_pow(shift as u32)
+                .and_then(|p| d.checked_mul(p))
+        })
+    };
+    match value {
+        Some(v) => Ok(v),
+        None if shift < 0 => {
+            let approx: f64 = t.parse().unwrap_or(0.0);
+            Err(format!(
+                "`{text}` is not a whole number: a count is an integer; write {} or {} \
+                 (scientific notation is fine when the value is whole: 1e6, 2.5e4)",
+                approx.floor().max(1.0),
+                approx.ceil().max(1.0)
+            ))
+        }
+        None => Err(format!("`{text}` is too large (at most {})", u64::MAX)),
+    }
+}
+
+/// `--budget`: `Ts` (seconds) as the planner reads it, or a count as [`count_parser`].
+fn budget_parser(text: &str) -> Result<crokinole::plan::Budget, String> {
+    if text.trim().ends_with('s') {
+        return text.parse();
+    }
+    // The planner's own checks (its minimum budget) judge the number.
+    whole_number(text)?.to_string().parse()
 }
 
 /// The `--ruleset` values: `traditional` or `tournament`.
@@ -267,20 +454,29 @@ fn main() -> ExitCode {
             rules,
             ruleset,
             trace,
+            csv,
+            layout,
         } => simulate(
             &file,
             output.as_deref(),
             threads,
             rules.then_some(ruleset),
             trace,
+            if csv {
+                Printed::Csv
+            } else {
+                Printed::Json(layout.layout())
+            },
         ),
-        Command::Params => params(),
+        Command::Params { layout } => params(layout.layout()),
         Command::Montecarlo {
             file,
             samples,
             seed,
             threads,
             samples_out,
+            positions,
+            layout,
             shard,
             output,
         } => montecarlo(
@@ -289,14 +485,31 @@ fn main() -> ExitCode {
             shard.is_some(),
             threads,
             samples_out.as_deref(),
+            Summarised {
+                positions,
+                layout: layout.layout(),
+            },
             output.as_deref(),
         ),
-        Command::Merge { shards, output } => merge(&shards, output.as_deref()),
+        Command::Merge {
+            shards,
+            positions,
+            layout,
+            output,
+        } => merge(
+            &shards,
+            Summarised {
+                positions,
+                layout: layout.layout(),
+            },
+            output.as_deref(),
+        ),
         Command::Play {
             game,
             threads,
             output,
-        } => play(game, threads, output.as_deref()),
+            layout,
+        } => play(game, threads, layout.layout(), output.as_deref()),
         Command::Suggest {
             file,
             budget,
@@ -305,6 +518,7 @@ fn main() -> ExitCode {
             objective,
             threads,
             output,
+            layout,
         } => suggest(
             &file,
             crokinole::plan::PlanConfig {
@@ -315,8 +529,10 @@ fn main() -> ExitCode {
                 grid: true,
             },
             threads,
+            layout.layout(),
             output.as_deref(),
         ),
+        Command::Flick(args) => flick(args),
         Command::Render {
             what,
             output,
@@ -334,16 +550,53 @@ fn main() -> ExitCode {
     }
 }
 
+/// How `simulate` and `flick` print the outcome file.
+#[derive(Clone, Copy)]
+enum Printed {
+    /// JSON: the readable layout (one outcome a line) or `--compact`.
+    Json(Layout),
+    /// `--csv`: one row per disc per shot.
+    Csv,
+}
+
+/// The outcome file of `outcomes` (judged by `verdicts` with `--rules`, traced with
+/// `--trace`), as `printed` asks.
+fn outcome_text(
+    outcomes: &[Outcome],
+    traces: Option<&[crokinole::trace::Trace]>,
+    verdicts: Option<&[crokinole::rules::ShotVerdict]>,
+    printed: Printed,
+) -> String {
+    let layout = match printed {
+        Printed::Csv => return outcomes_csv(outcomes, verdicts),
+        Printed::Json(layout) => layout,
+    };
+    let mut bytes = Vec::new();
+    let written = match (traces, verdicts) {
+        (None, None) => write_outcomes(&mut bytes, outcomes),
+        (Some(t), None) => write_traced_outcomes(&mut bytes, t),
+        (None, Some(v)) => write_ruled_outcomes(&mut bytes, outcomes, v),
+        (Some(t), Some(v)) => write_ruled_traced_outcomes(&mut bytes, t, v),
+    };
+    written.expect("writing to memory cannot fail");
+    let compact = String::from_utf8(bytes).expect("serde_json writes UTF-8");
+    match layout {
+        Layout::Compact => compact,
+        Layout::Readable => outline_json(&compact),
+    }
+}
+
 /// `crokinole simulate`: read and check every shot (with `rules`, also its seat and
 /// placement), run them on `threads` workers, write the outcomes (with `rules`, judged;
-/// with `trace`, traced every that many steps). Nothing is written unless every shot is
-/// valid.
+/// with `trace`, traced every that many steps) as `printed` asks. Nothing is written
+/// unless every shot is valid.
 fn simulate(
     file: &Path,
     output: Option<&Path>,
     threads: Option<u32>,
     rules: Option<Ruleset>,
     trace: Option<u32>,
+    printed: Printed,
 ) -> Result<(), Failure> {
     let text = read_input(file)?;
     let (board, physics, entries) =
@@ -352,39 +605,36 @@ fn simulate(
         check_rules(&board, &physics, &entries, ruleset).map_err(Failure::Input)?;
     }
     let shots: Vec<Shot> = entries.iter().map(|e| e.shot.clone()).collect();
-    if let Some(every) = trace {
-        let traces = pool(threads)?
-            .install(|| trace_batch(&board, &physics, &shots, every))
-            .into_iter()
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(Failure::Input)?;
-        return match rules {
-            None => write_output(output, |w| write_traced_outcomes(w, &traces)),
-            Some(ruleset) => {
-                let outcomes: Vec<Outcome> = traces.iter().map(|t| t.outcome.clone()).collect();
-                let verdicts = judge_outcomes(&board, &physics, &entries, &outcomes, ruleset)
-                    .map_err(Failure::Input)?;
-                write_output(output, |w| {
-                    write_ruled_traced_outcomes(w, &traces, &verdicts)
-                })
-            }
-        };
-    }
-    let outcomes = run(&board, &physics, &shots, threads)?;
-    match rules {
-        None => write_output(output, |w| write_outcomes(w, &outcomes)),
-        Some(ruleset) => {
-            let verdicts = judge_outcomes(&board, &physics, &entries, &outcomes, ruleset)
-                .map_err(Failure::Input)?;
-            write_output(output, |w| write_ruled_outcomes(w, &outcomes, &verdicts))
-        }
-    }
+    let traces = match trace {
+        Some(every) => Some(
+            pool(threads)?
+                .install(|| trace_batch(&board, &physics, &shots, every))
+                .into_iter()
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(Failure::Input)?,
+        ),
+        None => None,
+    };
+    let outcomes = match &traces {
+        Some(t) => t.iter().map(|t| t.outcome.clone()).collect(),
+        None => run(&board, &physics, &shots, threads)?,
+    };
+    let verdicts = match rules {
+        Some(ruleset) => Some(
+            judge_outcomes(&board, &physics, &entries, &outcomes, ruleset)
+                .map_err(Failure::Input)?,
+        ),
+        None => None,
+    };
+    let text = outcome_text(&outcomes, traces.as_deref(), verdicts.as_deref(), printed);
+    write_output(output, |w| w.write_all(text.as_bytes()))
 }
 
 /// `crokinole params`: the defaults, in the form a shot file's blocks take.
-fn params() -> Result<(), Failure> {
-    let text = params_json(&Board::tournament(), &Physics::default());
-    write_output(None, |w| writeln!(w, "{text}"))
+fn params(layout: Layout) -> Result<(), Failure> {
+    let text = params_json(&Board::tournament(), &Physics::default()) + "\n";
+    let text = laid_out(text, layout);
+    write_output(None, |w| w.write_all(text.as_bytes()))
 }
 
 /// Most worker threads any command starts: far more than any machine has cores (the
@@ -484,37 +734,173 @@ fn write_failure(name: &str, e: std::io::Error) -> Failure {
     }
 }
 
-/// A progress bar with rate and ETA on standard error when it is a terminal; hidden
-/// otherwise (logs and pipes stay clean).
-fn progress_bar(len: u64) -> ProgressBar {
-    if !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
+/// Progress of a long command (`montecarlo`, `play`, `suggest`) on standard error, drawn
+/// only when standard error is a terminal (logs and pipes stay clean; standard output is
+/// never touched): a bar with the count, the elapsed time, the rate and, once some work is
+/// done, the time left; or, when the amount of work is not known ahead, a spinner with the
+/// elapsed time. [`Progress::finish`] clears it and leaves one summary line.
+struct Progress {
+    bar: Option<ProgressBar>,
+    start: Instant,
+}
+
+/// The time left is shown once this share of the work is done and this much time has
+/// passed: an estimate from the first instants (thread start-up, a slow first chunk) would
+/// say hours.
+const ETA_AFTER_SHARE: f64 = 0.02;
+const ETA_AFTER: Duration = Duration::from_secs(2);
+
+/// `d` for a person: `850 ms`, `12.3 s`, `4 min 05 s`, `2 h 03 min`.
+fn human_duration(d: Duration) -> String {
+    let s = d.as_secs_f64();
+    if s < 1.0 {
+        format!("{:.0} ms", s * 1e3)
+    } else if s < 60.0 {
+        format!("{s:.1} s")
+    } else if s < 3600.0 {
+        format!("{} min {:02} s", (s / 60.0) as u64, (s % 60.0) as u64)
+    } else {
+        format!(
+            "{} h {:02} min",
+            (s / 3600.0) as u64,
+            ((s % 3600.0) / 60.0) as u64
+        )
     }
-    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
-    if let Ok(style) = ProgressStyle::with_template(
-        "{wide_bar} {human_pos}/{human_len} samples, {rate} samples/s, ETA {eta}",
-    ) {
-        let style = style.with_key(
-            "rate",
-            |state: &indicatif::ProgressState, w: &mut dyn fmt::Write| {
-                let _ = write!(w, "{:.0}", state.per_sec());
-            },
-        );
-        bar.set_style(style);
+}
+
+impl Progress {
+    /// Whether progress is drawn: standard error is a terminal.
+    fn wanted() -> bool {
+        std::io::stderr().is_terminal()
     }
-    bar
+
+    /// A bar over `len` things called `unit` (plural).
+    fn bar(len: u64, unit: &str) -> Progress {
+        let start = Instant::now();
+        if !Progress::wanted() {
+            return Progress { bar: None, start };
+        }
+        let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
+        if let Ok(style) = ProgressStyle::with_template(&format!(
+            "{{wide_bar}} {{human_pos}}/{{human_len}} {unit} | {{took}} | {{rate}} {unit}/s{{left}}"
+        )) {
+            let style = style
+                .with_key(
+                    "rate",
+                    |state: &indicatif::ProgressState, w: &mut dyn fmt::Write| {
+                        let _ = write!(w, "{:.0}", state.per_sec());
+                    },
+                )
+                .with_key(
+                    "took",
+                    |state: &indicatif::ProgressState, w: &mut dyn fmt::Write| {
+                        let _ = write!(w, "{}", human_duration(state.elapsed()));
+                    },
+                )
+                .with_key(
+                    "left",
+                    |state: &indicatif::ProgressState, w: &mut dyn fmt::Write| {
+                        let done = state.fraction() as f64;
+                        if done >= ETA_AFTER_SHARE && state.elapsed() >= ETA_AFTER && done < 1.0 {
+                            let left = state.elapsed().as_secs_f64() * (1.0 - done) / done;
+                            let _ = write!(
+                                w,
+                                " | {} left",
+                                human_duration(Duration::from_secs_f64(left))
+                            );
+                        }
+                    },
+                );
+            bar.set_style(style);
+        }
+        Progress {
+            bar: Some(bar),
+            start,
+        }
+    }
+
+    /// A spinner saying `what` with the elapsed time, for work of unknown length.
+    fn spinner(what: &str) -> Progress {
+        let start = Instant::now();
+        if !Progress::wanted() {
+            return Progress { bar: None, start };
+        }
+        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+        if let Ok(style) = ProgressStyle::with_template("{spinner} {msg} | {took}") {
+            bar.set_style(style.with_key(
+                "took",
+                |state: &indicatif::ProgressState, w: &mut dyn fmt::Write| {
+                    let _ = write!(w, "{}", human_duration(state.elapsed()));
+                },
+            ));
+        }
+        bar.set_message(what.to_string());
+        bar.enable_steady_tick(Duration::from_millis(120));
+        Progress {
+            bar: Some(bar),
+            start,
+        }
+    }
+
+    /// `n` more things done.
+    fn inc(&self, n: u64) {
+        if let Some(bar) = &self.bar {
+            bar.inc(n);
+        }
+    }
+
+    /// Clears the bar and, if it was drawn, leaves `summary` and the time taken on one
+    /// line (`10000 samples in 1.2 s`).
+    fn finish(self, summary: impl FnOnce(Duration) -> String) {
+        if let Some(bar) = self.bar {
+            bar.finish_and_clear();
+            eprintln!("{}", summary(self.start.elapsed()));
+        }
+    }
+
+    /// Clears the bar without a summary (the command failed).
+    fn abandon(self) {
+        if let Some(bar) = self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// `n` and the noun, singular for 1: `1 game`, `3 games`.
+fn count_of(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// What a summary (`montecarlo`, `merge`) prints: with the positions or not, in which
+/// layout.
+#[derive(Clone, Copy)]
+struct Summarised {
+    positions: bool,
+    layout: Layout,
+}
+
+impl Summarised {
+    fn text(self, summary: crokinole::montecarlo::StudySummary) -> String {
+        let summary = if self.positions {
+            summary
+        } else {
+            summary.without_positions()
+        };
+        laid_out(study_summary_json(&summary), self.layout)
+    }
 }
 
 /// `crokinole montecarlo`: read and check the study and the plan, then (only then) create
 /// the samples file, run the samples in order on `threads` workers, streaming each chunk's
-/// lines to the samples file as it completes, and print the summary, or the shard's state
-/// with `--shard`.
+/// lines (JSON, or CSV for a `.csv` path) to the samples file as it completes, and print
+/// the summary, or the shard's state with `--shard`.
 fn montecarlo(
     file: &Path,
     plan: Result<Sampling, InputError>,
     sharded: bool,
     threads: Option<u32>,
     samples_out: Option<&Path>,
+    summarised: Summarised,
     output: Option<&Path>,
 ) -> Result<(), Failure> {
     let text = read_input(file)?;
@@ -522,19 +908,30 @@ fn montecarlo(
         parse_study_file(&text).map_err(|e| Failure::Input(of_kind(e, &text, FileKind::Study)))?;
     let plan = plan.map_err(Failure::Input)?;
     let pool = pool(threads)?;
+    let csv =
+        samples_out.is_some_and(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv")));
     let mut lines = match samples_out {
-        Some(path) => Some(SampleLines::create(path)?),
+        Some(path) => Some(SampleLines::create(path, csv.then_some(SAMPLE_CSV_HEADER))?),
         None => None,
     };
-    let bar = progress_bar(plan.range.end - plan.range.start);
+    let count = plan.range.end - plan.range.start;
+    let progress = Progress::bar(count, "samples");
     let write_lines = lines.is_some();
     let tally = pool.install(|| {
         study.run(
             &plan,
             CHUNK,
-            |s| write_lines.then(|| sample_line(s)),
+            |s| {
+                write_lines.then(|| {
+                    if csv {
+                        sample_csv_row(s)
+                    } else {
+                        sample_line(s)
+                    }
+                })
+            },
             |line| {
-                bar.inc(1);
+                progress.inc(1);
                 match (&mut lines, line) {
                     (Some(out), Some(line)) => out.push(&line),
                     _ => Ok(()),
@@ -542,15 +939,28 @@ fn montecarlo(
             },
         )
     });
-    bar.finish_and_clear();
-    let tally = tally?;
+    let tally = match tally {
+        Ok(t) => t,
+        Err(e) => {
+            progress.abandon();
+            return Err(e);
+        }
+    };
+    progress.finish(|took| {
+        format!(
+            "{} in {} ({:.0} samples/s)",
+            count_of(count, "sample", "samples"),
+            human_duration(took),
+            count as f64 / took.as_secs_f64().max(1e-9)
+        )
+    });
     if let Some(out) = lines {
         out.finish()?;
     }
     let text = if sharded {
-        state_json(&tally)
+        laid_out(state_json(&tally), summarised.layout)
     } else {
-        study_summary_json(&tally.summary().map_err(Failure::Input)?)
+        summarised.text(tally.summary().map_err(Failure::Input)?)
     };
     write_output(output, |w| w.write_all(text.as_bytes()))
 }
@@ -566,13 +976,14 @@ struct SampleLines {
 }
 
 impl SampleLines {
-    fn create(path: &Path) -> Result<SampleLines, Failure> {
+    /// Creates the file at `path`, starting with `header` (the CSV's) if any.
+    fn create(path: &Path, header: Option<&str>) -> Result<SampleLines, Failure> {
         let file = std::fs::File::create(path)
             .map_err(|e| Failure::Io(format!("cannot write `{}`: {e}", path.display())))?;
         Ok(SampleLines {
             path: path.to_path_buf(),
             file,
-            buf: Vec::new(),
+            buf: header.unwrap_or("").as_bytes().to_vec(),
             pending: 0,
         })
     }
@@ -603,7 +1014,7 @@ impl SampleLines {
 
 /// `crokinole merge`: read every shard state, check that they belong together and cover
 /// the study exactly once, and print the summary one run would have printed.
-fn merge(shards: &[PathBuf], output: Option<&Path>) -> Result<(), Failure> {
+fn merge(shards: &[PathBuf], summarised: Summarised, output: Option<&Path>) -> Result<(), Failure> {
     let mut parts = Vec::with_capacity(shards.len());
     for path in shards {
         let text = read_input(path)?;
@@ -617,10 +1028,8 @@ fn merge(shards: &[PathBuf], output: Option<&Path>) -> Result<(), Failure> {
         parts.push((path.display().to_string(), tally));
     }
     let whole = Tally::merge(parts).map_err(Failure::Input)?;
-    let summary = whole.summary().map_err(Failure::Input)?;
-    write_output(output, |w| {
-        w.write_all(study_summary_json(&summary).as_bytes())
-    })
+    let text = summarised.text(whole.summary().map_err(Failure::Input)?);
+    write_output(output, |w| w.write_all(text.as_bytes()))
 }
 
 /// The game flags of `crokinole play`.
@@ -647,9 +1056,8 @@ struct PlayArgs {
     /// Seed of the run: game g is a function of (seed, g).
     #[arg(long, value_name = "S", default_value_t = 0)]
     seed: u64,
-    /// Games to play: 1 prints the game log, more print a summary.
-    #[arg(long, value_name = "N", default_value_t = 1,
-              value_parser = clap::value_parser!(u64).range(1..))]
+    /// Games to play: 1 prints the game log, more print a summary (`1e3` accepted).
+    #[arg(long, value_name = "N", default_value = "1", value_parser = count_parser)]
     games: u64,
     /// A game not over after this many rounds stops unfinished (traditional games).
     #[arg(long, value_name = "N", default_value_t = 100,
@@ -659,7 +1067,12 @@ struct PlayArgs {
 
 /// `crokinole play`: read and check the noise and the strategies, then play the games on
 /// `threads` workers and print the game log (one game) or the summary (more).
-fn play(args: PlayArgs, threads: Option<u32>, output: Option<&Path>) -> Result<(), Failure> {
+fn play(
+    args: PlayArgs,
+    threads: Option<u32>,
+    layout: Layout,
+    output: Option<&Path>,
+) -> Result<(), Failure> {
     let noise = if is_inline_noise(&args.noise) {
         parse_noise(&args.noise)
     } else {
@@ -689,14 +1102,50 @@ fn play(args: PlayArgs, threads: Option<u32>, output: Option<&Path>) -> Result<(
     };
     config.check().map_err(Failure::Input)?;
     let pool = pool(threads)?;
-    let text = if args.games == 1 {
-        pool.install(|| config.play(0))
-            .map(|log| game_log_json(&log))
+    let games = args.games;
+    let text = if games == 1 {
+        let progress = Progress::spinner("playing 1 game");
+        let log = pool.install(|| config.play(0));
+        if log.is_ok() {
+            progress.finish(|took| format!("1 game in {}", human_duration(took)));
+        } else {
+            progress.abandon();
+        }
+        log.map(|log| game_log_json(&log))
     } else {
-        pool.install(|| config.play_many(args.games))
-            .map(|s| games_summary_json(&s))
+        // PlayConfig::play_many, with a tick per game: games in chunks in parallel, their
+        // counts folded serially in game order (the same summary for every thread count).
+        let progress = Progress::bar(games, "games");
+        let summary = pool.install(|| {
+            let mut tally = crokinole::play::SummaryTally::default();
+            let stats =
+                crokinole::batch::map_ordered(0..games, crokinole::play::run::GAMES_CHUNK, |g| {
+                    let stats = config
+                        .play(g)
+                        .map(|log| crokinole::play::GameStats::of(&log));
+                    progress.inc(1);
+                    stats
+                });
+            for s in stats {
+                tally.add(&s?);
+            }
+            Ok(tally.summary(&config))
+        });
+        if summary.is_ok() {
+            progress.finish(|took| {
+                format!(
+                    "{} in {}",
+                    count_of(games, "game", "games"),
+                    human_duration(took)
+                )
+            });
+        } else {
+            progress.abandon();
+        }
+        summary.map(|s| games_summary_json(&s))
     }
-    .map_err(|e| Failure::Io(format!("{e}")))?;
+    .map_err(|e: crokinole::play::PlayError| Failure::Io(format!("{e}")))?;
+    let text = laid_out(text, layout);
     write_output(output, |w| w.write_all(text.as_bytes()))
 }
 
@@ -720,9 +1169,21 @@ fn of_kind(e: InputError, text: &str, expected: FileKind) -> InputError {
     }
 }
 
+/// The name a picture's title gives `file`: its file name, or `standard input` for `-`.
+fn file_label(file: &Path) -> String {
+    if file == Path::new("-") {
+        "standard input".to_string()
+    } else {
+        file.file_name().map_or_else(
+            || file.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        )
+    }
+}
+
 /// `crokinole render`: read and check the input, draw it, and only then write the SVG.
 fn render(what: Render, title: Option<String>, output: Option<&Path>) -> Result<(), Failure> {
-    use crokinole::render::{cloud_svg, heatmap_svg, parse_suggest, parse_summary, shot_svg};
+    use crokinole::render::{CloudView, cloud_svg, heatmap_svg, shot_svg};
     let svg = match what {
         Render::Shot { file, shot } => {
             let text = read_input(&file)?;
@@ -732,22 +1193,37 @@ fn render(what: Render, title: Option<String>, output: Option<&Path>) -> Result<
                 Failure::Input(InputError::new(
                     "shot",
                     format!(
-                        "no shot {shot}: `{}` has {} shots",
+                        "no shot {shot}: `{}` has {}",
                         file.display(),
-                        entries.len()
+                        count_of(entries.len() as u64, "shot", "shots")
                     ),
                 ))
             })?;
             let trace = trace_shot(&board, &physics, &entry.shot, 10)
                 .map_err(|e| in_file(e.in_shot(shot), &file))?;
-            let title = title.unwrap_or_else(|| format!("{} shot {shot}", file.display()));
+            let title = title.unwrap_or_else(|| format!("{}, shot {shot}", file_label(&file)));
             shot_svg(&board, &trace, &title)
         }
-        Render::Montecarlo { summary, study } => {
+        Render::Montecarlo {
+            summary,
+            study,
+            zoom,
+        } => {
             let text = read_input(&summary)?;
             let cloud = parse_summary(&text)
                 .map_err(|e| in_file(of_kind(e, &text, FileKind::Summary), &summary))?;
-            let study = match &study {
+            if cloud.shooter_positions.is_none() {
+                return Err(in_file(
+                    InputError::new(
+                        "shooter_positions",
+                        "missing: this summary was printed without the positions; make it \
+                         with `crokinole montecarlo STUDY --positions` to draw the cloud",
+                    ),
+                    &summary,
+                ));
+            }
+            let study_file = study;
+            let study = match &study_file {
                 Some(path) => {
                     let text = read_input(path)?;
                     Some(
@@ -765,18 +1241,211 @@ fn render(what: Render, title: Option<String>, output: Option<&Path>) -> Result<
                 },
             );
             let shot = study.as_ref().map(|s| s.intended_shot());
-            let title = title.unwrap_or_else(|| format!("Monte Carlo: {}", summary.display()));
-            cloud_svg(&board, &physics, &cloud, shot.as_ref(), &title)
+            let named = study_file.as_deref().unwrap_or(&summary);
+            let title = title.unwrap_or_else(|| format!("Monte Carlo: {}", file_label(named)));
+            let view = if zoom {
+                CloudView::Zoom
+            } else {
+                CloudView::Board
+            };
+            cloud_svg(&board, &physics, &cloud, shot.as_ref(), &title, view)
         }
         Render::Suggest { file } => {
             let text = read_input(&file)?;
-            let grid = parse_suggest(&text)
-                .map_err(|e| in_file(of_kind(e, &text, FileKind::Plan), &file))?;
-            let title = title.unwrap_or_else(|| format!("Planner: {}", file.display()));
-            heatmap_svg(&grid, &title)
+            let plan =
+                parse_plan(&text).map_err(|e| in_file(of_kind(e, &text, FileKind::Plan), &file))?;
+            let Some(grid) = &plan.grid else {
+                return Err(in_file(
+                    InputError::new("grid", "missing: this plan has no heat map"),
+                    &file,
+                ));
+            };
+            let title = title.unwrap_or_else(|| format!("Planner: {}", file_label(&file)));
+            heatmap_svg(grid, plan.top.first(), &title)
         }
     };
     write_output(output, |w| w.write_all(svg.as_bytes()))
+}
+
+/// `crokinole flick`: the situation from a study or suggest file, the flick from the
+/// study, the plan (`--plan`, `--rank`) or the flags (each flag overrides); the shot checked
+/// as a study is, simulated with a trace, judged by the rules when the file has a rule set
+/// (a suggest file always has one: `traditional` by default); then the outcome printed and
+/// the picture and the shot file written if asked.
+fn flick(a: FlickArgs) -> Result<(), Failure> {
+    use crokinole::montecarlo::PlayerFlick;
+    let text = read_input(&a.file)?;
+    let (mut situation, file_flick, ruleset) = if FileKind::sniff(&text) == Some(FileKind::Study) {
+        let study = parse_study_file(&text).map_err(|e| in_file(e, &a.file))?;
+        let spec = study.spec().clone();
+        (spec.situation, Some(spec.flick), spec.ruleset)
+    } else {
+        let request = parse_suggest_file(&text)
+            .map_err(|e| in_file(of_kind(e, &text, FileKind::Suggest), &a.file))?;
+        (request.situation, None, Some(request.ruleset))
+    };
+    let (base, source) = match &a.plan {
+        Some(path) => {
+            let text = read_input(path)?;
+            let plan =
+                parse_plan(&text).map_err(|e| in_file(of_kind(e, &text, FileKind::Plan), path))?;
+            let k = a.rank as usize;
+            let chosen = plan.top.get(k - 1).ok_or_else(|| {
+                Failure::Input(InputError::new(
+                    "rank",
+                    format!(
+                        "no flick of rank {k}: `{}` has {}",
+                        path.display(),
+                        count_of(plan.top.len() as u64, "flick", "flicks")
+                    ),
+                ))
+            })?;
+            (Some(chosen.flick), format!("the plan's flick of rank {k}"))
+        }
+        None => (file_flick, "the intended flick".to_string()),
+    };
+    let flags_given = a.offset.is_some()
+        || a.aim.is_some()
+        || a.target.is_some()
+        || a.speed.is_some()
+        || a.spin.is_some();
+    let mut flick = match (base, a.speed) {
+        (Some(f), _) => f,
+        (None, Some(speed)) => PlayerFlick {
+            offset: 0.0,
+            aim: 0.0,
+            target: None,
+            speed,
+            spin: 0.0,
+        },
+        (None, None) => {
+            return Err(Failure::Input(InputError::new(
+                "flick",
+                format!(
+                    "`{}` has no flick: give `--plan PLAN` (the planner's output for it) or the \
+                     flick's flags (`--speed`, and `--offset`, `--aim`, `--target`, `--spin`)",
+                    a.file.display()
+                ),
+            )));
+        }
+    };
+    flick.offset = a.offset.unwrap_or(flick.offset);
+    flick.aim = a.aim.unwrap_or(flick.aim);
+    flick.speed = a.speed.unwrap_or(flick.speed);
+    flick.spin = a.spin.unwrap_or(flick.spin);
+    if let Some(t) = &a.target {
+        flick.target = parse_target(t)?;
+    }
+    if let Some(seat) = a.seat {
+        situation.seat = seat;
+    }
+    let source = if flags_given || a.seat.is_some() {
+        format!("{source}, changed by the flags")
+    } else {
+        source
+    };
+    let (seat, players) = (situation.seat, situation.players);
+    let study = Study::new(StudySpec {
+        situation,
+        flick,
+        ruleset,
+    })
+    .map_err(|e| {
+        in_file(
+            InputError {
+                problem: format!("{} ({source})", e.problem),
+                ..e
+            },
+            &a.file,
+        )
+    })?;
+    let spec = study.spec();
+    let (board, physics) = (&spec.situation.board, &spec.situation.physics);
+    let entry = ShotEntry {
+        shot: study.intended_shot(),
+        seat: Some(seat),
+        players,
+    };
+    if let Some(r) = ruleset {
+        check_rules(board, physics, std::slice::from_ref(&entry), r).map_err(Failure::Input)?;
+    }
+    let trace =
+        trace_shot(board, physics, &entry.shot, a.trace.unwrap_or(10)).map_err(Failure::Input)?;
+    let outcome = trace.outcome.clone();
+    let verdicts = match ruleset {
+        Some(r) => Some(
+            judge_outcomes(
+                board,
+                physics,
+                std::slice::from_ref(&entry),
+                std::slice::from_ref(&outcome),
+                r,
+            )
+            .map_err(Failure::Input)?,
+        ),
+        None => None,
+    };
+    let described = format!(
+        "offset {} m, aim {} rad{}, speed {} m/s, spin {} rad/s",
+        short(flick.offset),
+        short(flick.aim),
+        flick.target.map_or(String::new(), |t| format!(
+            " from the line to ({}, {})",
+            short(t.x),
+            short(t.y)
+        )),
+        short(flick.speed),
+        short(flick.spin)
+    );
+    if let Some(path) = &a.shot_out {
+        let description = format!(
+            "{source} of {}, seat {seat}: {described}",
+            file_label(&a.file)
+        );
+        let text = shot_file_json(board, physics, std::slice::from_ref(&entry), &description);
+        write_output(Some(path), |w| w.write_all(text.as_bytes()))?;
+    }
+    if let Some(path) = &a.svg {
+        let title = a
+            .title
+            .clone()
+            .unwrap_or_else(|| format!("{}, seat {seat}: {source}", file_label(&a.file)));
+        let svg = crokinole::render::shot_svg(board, &trace, &title);
+        write_output(Some(path), |w| w.write_all(svg.as_bytes()))?;
+    }
+    let traces = [trace];
+    let text = outcome_text(
+        std::slice::from_ref(&outcome),
+        a.trace.map(|_| &traces[..]),
+        verdicts.as_deref(),
+        Printed::Json(a.layout.layout()),
+    );
+    write_output(a.output.as_deref(), |w| w.write_all(text.as_bytes()))
+}
+
+/// A number for a title: at most 4 decimals, trailing zeros dropped.
+fn short(x: f64) -> String {
+    let s = format!("{x:.4}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s == "-0" { "0".into() } else { s.into() }
+}
+
+/// `--target X,Y` (board frame, m), or `none` for straight ahead.
+fn parse_target(text: &str) -> Result<Option<glam::DVec2>, Failure> {
+    if text.trim() == "none" {
+        return Ok(None);
+    }
+    let parts: Vec<f64> = text
+        .split(',')
+        .filter_map(|p| p.trim().parse::<f64>().ok().filter(|v| v.is_finite()))
+        .collect();
+    match parts[..] {
+        [x, y] if text.split(',').count() == 2 => Ok(Some(glam::DVec2::new(x, y))),
+        _ => Err(Failure::Input(InputError::new(
+            "target",
+            format!("`{text}`: expected `X,Y` in metres (e.g. `0.05,-0.1`) or `none`"),
+        ))),
+    }
 }
 
 /// `crokinole suggest`: read and check the suggest file, plan on `threads` workers, print
@@ -785,15 +1454,31 @@ fn suggest(
     file: &Path,
     config: crokinole::plan::PlanConfig,
     threads: Option<u32>,
+    layout: Layout,
     output: Option<&Path>,
 ) -> Result<(), Failure> {
     let text = read_input(file)?;
     let request = parse_suggest_file(&text)
         .map_err(|e| Failure::Input(of_kind(e, &text, FileKind::Suggest)))?;
-    let plan = pool(threads)?
-        .install(|| crokinole::plan::suggest(&request, &config))
-        .map_err(Failure::Input)?;
-    let text = plan_json(&plan);
+    let pool = pool(threads)?;
+    let progress = Progress::spinner("planning");
+    let plan = pool.install(|| crokinole::plan::suggest(&request, &config));
+    let plan = match plan {
+        Ok(plan) => plan,
+        Err(e) => {
+            progress.abandon();
+            return Err(Failure::Input(e));
+        }
+    };
+    progress.finish(|took| {
+        format!(
+            "planned in {}: {} of a budget of {}",
+            human_duration(took),
+            count_of(plan.samples_used, "sample", "samples"),
+            plan.budget_samples
+        )
+    });
+    let text = laid_out(plan_json(&plan), layout);
     write_output(output, |w| w.write_all(text.as_bytes()))
 }
 
@@ -824,4 +1509,62 @@ fn serve(host: String, port: u16, open: bool) -> Result<(), Failure> {
     }
     server.run();
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_are_whole_numbers_in_any_notation() {
+        for (text, n) in [
+            ("1", 1),
+            ("20000", 20_000),
+            ("20_000", 20_000),
+            ("1e6", 1_000_000),
+            ("1E6", 1_000_000),
+            ("1e+6", 1_000_000),
+            ("2.5e4", 25_000),
+            ("0.25e2", 25),
+            ("120e-1", 12),
+            ("1.000", 1),
+            ("18446744073709551615", u64::MAX),
+        ] {
+            assert_eq!(count_parser(text), Ok(n), "{text}");
+        }
+        for (text, says) in [
+            ("2.5", "write 2 or 3"),
+            ("1.5e-3", "not a whole number"),
+            ("0", "at least 1"),
+            ("0e9", "at least 1"),
+            ("1e20", "too large"),
+            ("abc", "not a count"),
+            ("1e", "not a count"),
+            ("-5", "not a count"),
+            ("", "not a count"),
+            (".", "not a count"),
+        ] {
+            let e = count_parser(text).unwrap_err();
+            assert!(e.contains(says), "{text}: {e}");
+        }
+        assert_eq!(
+            budget_parser("2e4"),
+            Ok(crokinole::plan::Budget::Samples(20_000))
+        );
+        assert_eq!(
+            budget_parser("1.5s"),
+            Ok(crokinole::plan::Budget::Seconds(1.5))
+        );
+    }
+
+    #[test]
+    fn durations_read_as_a_person_says_them() {
+        let d = Duration::from_secs_f64;
+        assert_eq!(human_duration(d(0.0123)), "12 ms");
+        assert_eq!(human_duration(d(1.25)), "1.2 s");
+        assert_eq!(human_duration(d(65.0)), "1 min 05 s");
+        assert_eq!(human_duration(d(7380.0)), "2 h 03 min");
+        assert_eq!(count_of(1, "game", "games"), "1 game");
+        assert_eq!(count_of(2, "game", "games"), "2 games");
+    }
 }

@@ -11,9 +11,9 @@ pub enum FileKind {
     Shots,
     /// What `crokinole simulate` wrote (`outcomes`).
     Outcomes,
-    /// A position, a seat and a flick (`flick`): `crokinole montecarlo`.
+    /// A position, a seat and a flick (`flick`): `crokinole montecarlo`, `crokinole flick`.
     Study,
-    /// A position and a seat without a flick: `crokinole suggest`.
+    /// A position and a seat without a flick: `crokinole suggest`, `crokinole flick`.
     Suggest,
     /// A Monte Carlo summary (`input_hash`, `shooter`): `crokinole render montecarlo`.
     Summary,
@@ -63,8 +63,12 @@ impl FileKind {
                 "a shot file (read by `crokinole simulate` and `crokinole render shot`)"
             }
             FileKind::Outcomes => "an outcome file (written by `crokinole simulate`)",
-            FileKind::Study => "a study file (read by `crokinole montecarlo`)",
-            FileKind::Suggest => "a suggest file (read by `crokinole suggest`)",
+            FileKind::Study => {
+                "a study file (read by `crokinole montecarlo`; `crokinole flick FILE` simulates and draws its intended flick)"
+            }
+            FileKind::Suggest => {
+                "a suggest file (read by `crokinole suggest`; `crokinole flick FILE --plan PLAN` simulates and draws the planner's flick)"
+            }
             FileKind::Summary => {
                 "a Monte Carlo summary (written by `crokinole montecarlo`, read by `crokinole render montecarlo`)"
             }
@@ -72,7 +76,7 @@ impl FileKind {
                 "a Monte Carlo shard state (written by `crokinole montecarlo --shard`, read by `crokinole merge`)"
             }
             FileKind::Plan => {
-                "a plan (written by `crokinole suggest`, read by `crokinole render suggest`)"
+                "a plan (written by `crokinole suggest`, read by `crokinole render suggest` and `crokinole flick SUGGEST_FILE --plan PLAN`)"
             }
             FileKind::GameLog => "a game log (written by `crokinole play --games 1`)",
             FileKind::GamesSummary => "a games summary (written by `crokinole play`)",

@@ -15,6 +15,10 @@
 //!   planner's output. A trailing newline.
 //!
 //! The bytes depend on the value and the style only.
+//!
+//! Every command prints its readable layout by default; `--compact` gives the same JSON on
+//! one line ([`Layout::Compact`], [`compact_json`]). [`outline_json`] lays out a compact
+//! outcome file readably (keys keep their order, numbers their exact text).
 
 use serde::Serialize;
 use serde_json::ser::Formatter;
@@ -29,6 +33,228 @@ pub(crate) enum Style {
     /// The top object one key a line, arrays of objects one object a line; a trailing
     /// newline.
     Rows,
+}
+
+/// How a command prints its JSON: `--compact` or not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Layout {
+    /// The command's readable layout (one of the [`Style`]s): the default.
+    #[default]
+    Readable,
+    /// All on one line, no spaces (`--compact`), and a trailing newline.
+    Compact,
+}
+
+/// `text` (JSON) with every space and line break outside strings removed, plus a trailing
+/// newline: the compact form of any of the crate's outputs.
+pub fn compact_json(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let (mut in_string, mut escaped) = (false, false);
+    for c in text.chars() {
+        if in_string {
+            out.push(c);
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                in_string = false;
+            }
+        } else if c == '"' {
+            in_string = true;
+            out.push(c);
+        } else if !c.is_ascii_whitespace() {
+            out.push(c);
+        }
+    }
+    out.push('\n');
+    out
+}
+
+/// `text` (a compact outcome file) in the readable layout of `simulate` and `flick`: the
+/// top object and each outcome one key a line, each outcome's `discs` and `events` one
+/// element a line, everything deeper (a disc, an event, the `rules` object, the `trace`)
+/// on one line; a trailing newline. Keys keep their order, numbers their digits.
+pub fn outline_json(text: &str) -> String {
+    outline(text, 2, 3)
+}
+
+/// `text` (JSON the crate wrote) with objects nested at most `objects` deep broken one key
+/// a line, arrays of objects or arrays nested at most `arrays` deep one element a line,
+/// and everything else on one line; a trailing newline. Depth 0 is the top value.
+pub(crate) fn outline(text: &str, objects: usize, arrays: usize) -> String {
+    let tree: tree::Json = serde_json::from_str(text).expect("the crate writes valid JSON");
+    let mut out = String::with_capacity(text.len() + text.len() / 4);
+    tree::outline(&tree, 0, (objects, arrays), &mut out);
+    out.push('\n');
+    out
+}
+
+/// An order-keeping JSON tree, for [`outline_json`].
+mod tree {
+    use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+    use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
+    use std::fmt;
+
+    /// A JSON value whose objects keep their keys in file order.
+    pub(crate) enum Json {
+        Null,
+        Bool(bool),
+        U(u64),
+        I(i64),
+        F(f64),
+        Str(String),
+        Arr(Vec<Json>),
+        Obj(Vec<(String, Json)>),
+    }
+
+    impl Serialize for Json {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            match self {
+                Json::Null => s.serialize_unit(),
+                Json::Bool(b) => s.serialize_bool(*b),
+                Json::U(u) => s.serialize_u64(*u),
+                Json::I(i) => s.serialize_i64(*i),
+                Json::F(f) => s.serialize_f64(*f),
+                Json::Str(t) => s.serialize_str(t),
+                Json::Arr(v) => {
+                    let mut seq = s.serialize_seq(Some(v.len()))?;
+                    for x in v {
+                        seq.serialize_element(x)?;
+                    }
+                    seq.end()
+                }
+                Json::Obj(m) => {
+                    let mut map = s.serialize_map(Some(m.len()))?;
+                    for (k, v) in m {
+                        map.serialize_entry(k, v)?;
+                    }
+                    map.end()
+                }
+            }
+        }
+    }
+
+    /// `v` (at nesting `depth`, 0 for the top) in the outline layout of
+    /// [`outline`](super::outline): objects at depth <= `breaks.0` one key a line, arrays
+    /// of containers at depth <= `breaks.1` one element a line.
+    pub(crate) fn outline(v: &Json, depth: usize, breaks: (usize, usize), out: &mut String) {
+        let (objects, arrays) = breaks;
+        let indent = |out: &mut String, d: usize| {
+            out.push('\n');
+            (0..d).for_each(|_| out.push_str("  "));
+        };
+        match v {
+            Json::Obj(m) if depth <= objects && !m.is_empty() => {
+                out.push('{');
+                for (k, (key, x)) in m.iter().enumerate() {
+                    if k > 0 {
+                        out.push(',');
+                    }
+                    indent(out, depth + 1);
+                    out.push_str(&serde_json::to_string(key).expect("a string"));
+                    out.push_str(": ");
+                    outline(x, depth + 1, breaks, out);
+                }
+                indent(out, depth);
+                out.push('}');
+            }
+            Json::Arr(a)
+                if depth <= arrays
+                    && !a.is_empty()
+                    && a.iter().all(|x| matches!(x, Json::Obj(_) | Json::Arr(_))) =>
+            {
+                out.push('[');
+                for (k, x) in a.iter().enumerate() {
+                    if k > 0 {
+                        out.push(',');
+                    }
+                    indent(out, depth + 1);
+                    outline(x, depth + 1, breaks, out);
+                }
+                indent(out, depth);
+                out.push(']');
+            }
+            _ => inline(v, out),
+        }
+    }
+
+    /// `v` on one line: `{"k": v, ...}`, `[a, b]`.
+    fn inline(v: &Json, out: &mut String) {
+        match v {
+            Json::Obj(m) => {
+                out.push('{');
+                for (k, (key, x)) in m.iter().enumerate() {
+                    if k > 0 {
+                        out.push_str(", ");
+                    }
+                    out.push_str(&serde_json::to_string(key).expect("a string"));
+                    out.push_str(": ");
+                    inline(x, out);
+                }
+                out.push('}');
+            }
+            Json::Arr(a) => {
+                out.push('[');
+                for (k, x) in a.iter().enumerate() {
+                    if k > 0 {
+                        out.push_str(", ");
+                    }
+                    inline(x, out);
+                }
+                out.push(']');
+            }
+            scalar => out.push_str(&serde_json::to_string(scalar).expect("a scalar")),
+        }
+    }
+
+    impl<'de> Deserialize<'de> for Json {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Json, D::Error> {
+            struct V;
+            impl<'de> Visitor<'de> for V {
+                type Value = Json;
+                fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                    f.write_str("JSON")
+                }
+                fn visit_unit<E>(self) -> Result<Json, E> {
+                    Ok(Json::Null)
+                }
+                fn visit_bool<E>(self, b: bool) -> Result<Json, E> {
+                    Ok(Json::Bool(b))
+                }
+                fn visit_u64<E>(self, u: u64) -> Result<Json, E> {
+                    Ok(Json::U(u))
+                }
+                fn visit_i64<E>(self, i: i64) -> Result<Json, E> {
+                    Ok(Json::I(i))
+                }
+                fn visit_f64<E>(self, f: f64) -> Result<Json, E> {
+                    Ok(Json::F(f))
+                }
+                fn visit_str<E>(self, t: &str) -> Result<Json, E> {
+                    Ok(Json::Str(t.to_string()))
+                }
+                fn visit_string<E>(self, t: String) -> Result<Json, E> {
+                    Ok(Json::Str(t))
+                }
+                fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<Json, A::Error> {
+                    let mut v = Vec::new();
+                    while let Some(x) = a.next_element()? {
+                        v.push(x);
+                    }
+                    Ok(Json::Arr(v))
+                }
+                fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> Result<Json, A::Error> {
+                    let mut m = Vec::new();
+                    while let Some((k, v)) = a.next_entry()? {
+                        m.push((k, v));
+                    }
+                    Ok(Json::Obj(m))
+                }
+            }
+            d.deserialize_any(V)
+        }
+    }
 }
 
 /// `value` as JSON laid out in `style`.
@@ -388,6 +614,30 @@ mod rows {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn compact_and_outline_keep_the_value_order_and_digits() {
+        let compact = concat!(
+            r#"{"outcomes":[{"discs":[{"team":0,"pos":[0.1,-0.30000000000000004],"state":"hole"}],"#,
+            r#""events":[],"steps":3,"time":1e-7,"rules":{"s":"a \"q\" b","x":[1,2]}}]}"#,
+            "\n"
+        );
+        let outlined = outline_json(compact);
+        assert_eq!(
+            outlined,
+            concat!(
+                "{\n  \"outcomes\": [\n    {\n      \"discs\": [\n",
+                "        {\"team\": 0, \"pos\": [0.1, -0.30000000000000004], \"state\": \"hole\"}\n",
+                "      ],\n      \"events\": [],\n      \"steps\": 3,\n      \"time\": 1e-7,\n",
+                "      \"rules\": {\"s\": \"a \\\"q\\\" b\", \"x\": [1, 2]}\n    }\n  ]\n}\n"
+            )
+        );
+        // Back to the same compact bytes; spaces inside strings survive.
+        assert_eq!(compact_json(&outlined), compact);
+        let a: serde_json::Value = serde_json::from_str(&outlined).unwrap();
+        let b: serde_json::Value = serde_json::from_str(compact).unwrap();
+        assert_eq!(a, b);
+    }
 
     #[test]
     fn pretty_keeps_inner_arrays_on_one_line() {

@@ -10,6 +10,7 @@
 
 use crate::disc::DiscId;
 use crate::io::serialize_outcome;
+use crate::montecarlo::ShotClass;
 use crate::montecarlo::tally::{Classes, Distribution, Hits, Positions, Proportion, Quantiles};
 use crate::plan::Objective;
 use crate::play::run::{FlickLog, NoiseLog, SeatLog, ShotLog, StartLog};
@@ -152,7 +153,8 @@ struct ShotRecordDef {
     pub result: Option<GameResult>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 #[serde(remote = "crate::montecarlo::tally::StudySummary")]
 struct StudySummaryDef {
     pub samples: u64,
@@ -163,10 +165,12 @@ struct StudySummaryDef {
     pub opponent_hits: Hits,
     pub opponents_moved: Proportion,
     pub cut_off: u64,
-    pub shooter_positions: Positions,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shooter_positions: Option<Positions>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 #[serde(remote = "crate::montecarlo::tally::Proportion")]
 struct ProportionDef {
     pub count: u64,
@@ -174,7 +178,8 @@ struct ProportionDef {
     pub ci95: [f64; 2],
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 #[serde(remote = "crate::montecarlo::tally::Classes")]
 struct ClassesDef {
     pub twenty: Proportion,
@@ -186,7 +191,8 @@ struct ClassesDef {
     pub removed: Proportion,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 #[serde(remote = "crate::montecarlo::tally::Distribution")]
 struct DistributionDef {
     pub mean: f64,
@@ -197,7 +203,8 @@ struct DistributionDef {
     pub histogram: Vec<(i64, u64)>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 #[serde(remote = "crate::montecarlo::tally::Quantiles")]
 struct QuantilesDef {
     pub p05: i64,
@@ -207,7 +214,8 @@ struct QuantilesDef {
     pub p95: i64,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 #[serde(remote = "crate::montecarlo::tally::Hits")]
 struct HitsDef {
     pub mean: f64,
@@ -215,11 +223,13 @@ struct HitsDef {
     pub histogram: Vec<(u32, u64)>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 #[serde(remote = "crate::montecarlo::tally::Positions")]
 struct PositionsDef {
     pub cap: u64,
     pub first: Vec<[f64; 2]>,
+    pub class: Vec<ShotClass>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -232,14 +242,18 @@ struct GridDef {
     pub value: Vec<Vec<Option<f64>>>,
     pub objective: Objective,
     pub samples: u32,
+    /// Absent from plans written before it existed: read as no intervals.
+    #[serde(default)]
+    pub half_width95: Vec<Vec<Option<f64>>>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 #[serde(remote = "crate::play::run::FlickLog")]
 struct FlickLogDef {
     pub offset: f64,
     pub aim: f64,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target: Option<[f64; 2]>,
     pub speed: f64,
     pub spin: f64,
@@ -386,9 +400,50 @@ serialize_via! {
     crate::play::summary::GamesSummary => GamesSummaryDef,
 }
 
-impl<'de> Deserialize<'de> for crate::plan::Grid {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<crate::plan::Grid, D::Error> {
-        GridDef::deserialize(d)
+/// `impl Deserialize for TYPE` through its mirror `DEF`, one line per type: the readers
+/// of the files the crate writes use the same mirrors as their writers, so no schema is
+/// declared twice.
+macro_rules! deserialize_via {
+    ($($ty:ty => $def:ident),+ $(,)?) => {$(
+        impl<'de> Deserialize<'de> for $ty {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<$ty, D::Error> {
+                $def::deserialize(d)
+            }
+        }
+    )+};
+}
+
+deserialize_via! {
+    crate::montecarlo::tally::StudySummary => StudySummaryDef,
+    crate::montecarlo::tally::Proportion => ProportionDef,
+    crate::montecarlo::tally::Classes => ClassesDef,
+    crate::montecarlo::tally::Distribution => DistributionDef,
+    crate::montecarlo::tally::Quantiles => QuantilesDef,
+    crate::montecarlo::tally::Hits => HitsDef,
+    crate::montecarlo::tally::Positions => PositionsDef,
+    crate::plan::Grid => GridDef,
+    crate::play::run::FlickLog => FlickLogDef,
+}
+
+/// An outcome class by its name (`twenty`, ..., `removed`).
+impl Serialize for ShotClass {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for ShotClass {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<ShotClass, D::Error> {
+        let name = String::deserialize(d)?;
+        ShotClass::ALL
+            .into_iter()
+            .find(|c| c.name() == name)
+            .ok_or_else(|| {
+                serde::de::Error::custom(format!(
+                    "unknown outcome class `{name}`, expected one of twenty, fifteen, ten, \
+                     five, out, ditch, removed"
+                ))
+            })
     }
 }
 

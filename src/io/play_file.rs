@@ -8,11 +8,12 @@ use crate::io::strict::Obj;
 use crate::montecarlo::Noise;
 use crate::play::{GameLog, GamesSummary};
 
-/// The game log as printed by `crokinole play --games 1`: compact JSON and a newline.
+/// The game log as printed by `crokinole play --games 1`: the top object one key a line,
+/// each seat, each shot and each round on a line of its own; a trailing newline.
+/// `--compact` puts it on one line ([`crate::io::compact_json`]).
 pub fn game_log_json(log: &GameLog) -> String {
-    let mut text = serde_json::to_string(log).expect("plain data always serializes");
-    text.push('\n');
-    text
+    let compact = serde_json::to_string(log).expect("plain data always serializes");
+    crate::io::format::outline(&compact, 0, 1)
 }
 
 /// The summary of many games as printed by `crokinole play`: the top object one key a

@@ -259,6 +259,76 @@ pub fn params_json(board: &Board, physics: &Physics) -> String {
     crate::io::format::to_json(&params, crate::io::format::Style::Pretty)
 }
 
+/// A shot file holding `entries`, with every `board` and `physics` key written out (as
+/// [`params_json`] does) and a `description`: what `crokinole flick --shot-out` writes.
+/// [`parse_shot_file`] reads it back to the same board, physics and shots, bit for bit
+/// (numbers in shortest round-trip form). One shot a line; a trailing newline.
+pub fn shot_file_json(
+    board: &Board,
+    physics: &Physics,
+    entries: &[ShotEntry],
+    description: &str,
+) -> String {
+    #[derive(Serialize)]
+    struct DiscOut {
+        team: u8,
+        pos: [f64; 2],
+    }
+    #[derive(Serialize)]
+    struct ShooterOut {
+        team: u8,
+        pos: [f64; 2],
+        vel: [f64; 2],
+        spin: f64,
+    }
+    #[derive(Serialize)]
+    struct ShotOut {
+        discs: Vec<DiscOut>,
+        shooter: ShooterOut,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        seat: Option<u8>,
+        players: u8,
+    }
+    #[derive(Serialize)]
+    struct FileOut<'a> {
+        description: &'a str,
+        board: BoardJson,
+        physics: PhysicsJson,
+        shots: Vec<ShotOut>,
+    }
+    let file = FileOut {
+        description,
+        board: BoardJson::full(board),
+        physics: PhysicsJson::full(physics),
+        shots: entries
+            .iter()
+            .map(|e| {
+                let f = &e.shot.shooter;
+                ShotOut {
+                    discs: e
+                        .shot
+                        .discs
+                        .iter()
+                        .map(|d| DiscOut {
+                            team: d.team,
+                            pos: d.pos.to_array(),
+                        })
+                        .collect(),
+                    shooter: ShooterOut {
+                        team: f.team,
+                        pos: f.pos.to_array(),
+                        vel: f.vel.to_array(),
+                        spin: f.spin,
+                    },
+                    seat: e.seat,
+                    players: e.players,
+                }
+            })
+            .collect(),
+    };
+    crate::io::format::to_json(&file, crate::io::format::Style::Rows)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

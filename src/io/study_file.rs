@@ -15,6 +15,7 @@ use crate::io::format::{Style, to_json};
 use crate::io::situation::{from_json, read_situation, situation_file};
 use crate::io::strict::{Obj, present};
 use crate::io::{params_json, serialize_outcome};
+use crate::montecarlo::ShotClass;
 use crate::montecarlo::flick::PlayerFlick;
 use crate::montecarlo::study::{Sample, Study, StudySpec};
 use crate::montecarlo::tally::{POSITIONS_CAP, StudySummary, Tally};
@@ -187,6 +188,60 @@ pub fn study_summary_json(summary: &StudySummary) -> String {
     to_json(summary, Style::TwoLevels)
 }
 
+/// Reads a Monte Carlo summary (`crokinole montecarlo` or `merge` output) back into a
+/// [`StudySummary`], through the same field list its writer uses: unknown keys and `null`
+/// refused, errors naming the field (`shooter.ditch.p`, `shooter_positions.class[3]`) and
+/// the line and column. Checks what a reader relies on: every probability in [0, 1],
+/// class counts adding up to `samples`, one class per position.
+pub fn parse_summary(text: &str) -> Result<StudySummary, InputError> {
+    let summary: StudySummary = from_json(text)?;
+    let c = &summary.shooter;
+    let classes = [
+        ("twenty", c.twenty),
+        ("fifteen", c.fifteen),
+        ("ten", c.ten),
+        ("five", c.five),
+        ("out", c.out),
+        ("ditch", c.ditch),
+        ("removed", c.removed),
+    ];
+    for (name, prop) in classes {
+        let probs = [prop.p, prop.ci95[0], prop.ci95[1]];
+        if probs.iter().any(|p| !(0.0..=1.0).contains(p)) {
+            return Err(InputError::new(
+                format!("shooter.{name}"),
+                format!(
+                    "probabilities must lie in [0, 1], got p {} and ci95 {:?}",
+                    prop.p, prop.ci95
+                ),
+            ));
+        }
+    }
+    let total: u64 = classes.iter().map(|(_, p)| p.count).sum();
+    if total != summary.samples {
+        return Err(InputError::new(
+            "shooter",
+            format!(
+                "the class counts add up to {total}, the summary has {} samples",
+                summary.samples
+            ),
+        ));
+    }
+    if let Some(p) = &summary.shooter_positions
+        && p.class.len() != p.first.len()
+    {
+        return Err(InputError::new(
+            "shooter_positions.class",
+            format!(
+                "needs one class per position ({}), got {}",
+                p.first.len(),
+                p.class.len()
+            ),
+        ));
+    }
+    Ok(summary)
+}
+
 /// Counts per outcome class, by name.
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -221,6 +276,8 @@ struct StateJson<'a> {
     /// round trip bit for bit.
     #[serde(borrow)]
     positions: &'a RawValue,
+    /// The class of each position's sample, in the same order.
+    position_classes: Vec<ShotClass>,
     /// FNV-1a of the state written without this key, 16 hex digits: a state edited by
     /// hand is refused even when its counts still add up.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -275,6 +332,7 @@ fn state_body(t: &Tally, checksum: Option<String>) -> String {
         cut_off: t.cut_off,
         positions_cap: POSITIONS_CAP,
         positions: &positions,
+        position_classes: t.position_classes.clone(),
         checksum,
     };
     // The positions are written as their compact JSON, verbatim.
@@ -417,6 +475,7 @@ pub fn parse_state(text: &str) -> Result<Tally, InputError> {
         opponents_moved: s.opponents_moved,
         cut_off: s.cut_off,
         positions: parse_positions(s.positions.get())?,
+        position_classes: s.position_classes,
     };
     tally.check()?;
     let expected = format!("{:016x}", fnv1a(state_body(&tally, None).as_bytes()));

@@ -14,11 +14,13 @@ use crate::io::format::{Style, to_json};
 use crate::io::situation::{from_json, read_situation, situation_file};
 use crate::io::strict::{Obj, present};
 use crate::montecarlo::ShotClass;
+use crate::montecarlo::flick::PlayerFlick;
 use crate::montecarlo::tally::Proportion;
 use crate::plan::search::GridSpec;
-use crate::plan::{AimAt, Budget, Estimate, Grid, Plan, Request};
+use crate::plan::{AimAt, Budget, Estimate, Grid, Objective, Plan, Request, Stage, Suggestion};
 use crate::play::run::FlickLog;
 use crate::rules::Ruleset;
+use glam::DVec2;
 use serde::{Deserialize, Serialize};
 
 situation_file! {
@@ -107,8 +109,8 @@ pub fn parse_suggest_file(text: &str) -> Result<Request, InputError> {
 }
 
 /// What a flick aims at, in the output.
-#[derive(Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[derive(Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 enum AimAtOut {
     Straight,
     Hole,
@@ -129,7 +131,21 @@ impl From<AimAt> for AimAtOut {
     }
 }
 
-#[derive(Serialize)]
+impl From<AimAtOut> for AimAt {
+    fn from(a: AimAtOut) -> AimAt {
+        match a {
+            AimAtOut::Straight => AimAt::Straight,
+            AimAtOut::Hole => AimAt::Hole,
+            AimAtOut::Disc { id, team } => AimAt::Disc { id, team },
+            AimAtOut::Point { pos } => AimAt::Point {
+                pos: DVec2::from(pos),
+            },
+        }
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct EstimateOut {
     mean: f64,
     std: f64,
@@ -146,7 +162,18 @@ impl From<Estimate> for EstimateOut {
     }
 }
 
-#[derive(Serialize)]
+impl From<EstimateOut> for Estimate {
+    fn from(e: EstimateOut) -> Estimate {
+        Estimate {
+            mean: e.mean,
+            std: e.std,
+            ci95: e.ci95,
+        }
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct ShotClassCountsOut {
     twenty: Proportion,
     fifteen: Proportion,
@@ -157,7 +184,8 @@ struct ShotClassCountsOut {
     removed: Proportion,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct SuggestionOut {
     rank: usize,
     flick: FlickLog,
@@ -169,38 +197,45 @@ struct SuggestionOut {
     hit_opponent: Proportion,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct BudgetOut {
     samples: u64,
     seconds: Option<f64>,
 }
 
-#[derive(Serialize)]
-struct StageOut<'a> {
-    stage: &'a str,
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StageOut {
+    stage: String,
     candidates: usize,
     samples: u32,
 }
 
-#[derive(Serialize)]
-struct PlanOut<'a> {
-    objective: &'static str,
+/// The plan file: written by [`plan_json`], read back by [`parse_plan`] (one field list
+/// for both).
+#[derive(Serialize, Deserialize)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a plan object (`crokinole suggest` output)"
+)]
+struct PlanOut {
+    objective: Objective,
     seed: u64,
     budget: BudgetOut,
     samples_used: u64,
-    stages: Vec<StageOut<'a>>,
+    stages: Vec<StageOut>,
     top: Vec<SuggestionOut>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    grid: Option<&'a Grid>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    grid: Option<Grid>,
 }
 
 /// The plan as printed by `crokinole suggest`: the top object one key a line, each
 /// suggested flick and each stage on a line of its own, the grid on one line; a trailing
 /// newline. The bytes depend on the plan only.
 pub fn plan_json(plan: &Plan) -> String {
-    let objective = plan.objective.name();
     let out = PlanOut {
-        objective,
+        objective: plan.objective,
         seed: plan.seed,
         budget: BudgetOut {
             samples: plan.budget_samples,
@@ -214,7 +249,7 @@ pub fn plan_json(plan: &Plan) -> String {
             .stages
             .iter()
             .map(|s| StageOut {
-                stage: &s.name,
+                stage: s.name.clone(),
                 candidates: s.candidates,
                 samples: s.samples,
             })
@@ -244,9 +279,144 @@ pub fn plan_json(plan: &Plan) -> String {
                 }
             })
             .collect(),
-        grid: plan.grid.as_ref(),
+        grid: plan.grid.clone(),
     };
     to_json(&out, Style::Rows)
+}
+
+/// Checks that a grid axis is not empty and strictly ascending.
+fn check_axis(name: &str, v: &[f64]) -> Result<(), InputError> {
+    if v.is_empty() {
+        return Err(InputError::new(format!("grid.{name}"), "must not be empty"));
+    }
+    for k in 1..v.len() {
+        if v[k] <= v[k - 1] {
+            return Err(InputError::new(
+                format!("grid.{name}[{k}]"),
+                format!("must be ascending: {} follows {}", v[k], v[k - 1]),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Checks a plan's grid: both axes non-empty and strictly ascending, `value` (and
+/// `half_width95`, when present) one row per speed of one entry per aim.
+fn check_grid(g: &Grid) -> Result<(), InputError> {
+    check_axis("aim", &g.aim)?;
+    check_axis("speed", &g.speed)?;
+    if g.value.len() != g.speed.len() {
+        return Err(InputError::new(
+            "grid.value",
+            format!(
+                "needs one row per speed ({}), got {}",
+                g.speed.len(),
+                g.value.len()
+            ),
+        ));
+    }
+    if !g.half_width95.is_empty() {
+        if g.half_width95.len() != g.speed.len() {
+            return Err(InputError::new(
+                "grid.half_width95",
+                format!(
+                    "needs one row per speed ({}), got {}",
+                    g.speed.len(),
+                    g.half_width95.len()
+                ),
+            ));
+        }
+        for (k, row) in g.half_width95.iter().enumerate() {
+            if row.len() != g.aim.len() {
+                return Err(InputError::new(
+                    format!("grid.half_width95[{k}]"),
+                    format!(
+                        "needs one value per aim ({}), got {}",
+                        g.aim.len(),
+                        row.len()
+                    ),
+                ));
+            }
+        }
+    }
+    for (k, row) in g.value.iter().enumerate() {
+        if row.len() != g.aim.len() {
+            return Err(InputError::new(
+                format!("grid.value[{k}]"),
+                format!(
+                    "needs one value per aim ({}), got {}",
+                    g.aim.len(),
+                    row.len()
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Reads a plan (`crokinole suggest` output) back into a [`Plan`], through the field list
+/// [`plan_json`] writes: unknown keys and `null` refused, errors naming the field
+/// (`top[0].flick.speed`, `grid.value[2]`) and the line and column. Checks the grid
+/// ([`check_grid`]) and that the flicks are ranked 1, 2, ... in order.
+pub fn parse_plan(text: &str) -> Result<Plan, InputError> {
+    let p: PlanOut = from_json(text)?;
+    if let Some(g) = &p.grid {
+        check_grid(g)?;
+    }
+    for (k, s) in p.top.iter().enumerate() {
+        if s.rank != k + 1 {
+            return Err(InputError::new(
+                format!("top[{k}].rank"),
+                format!("expected rank {}, got {}", k + 1, s.rank),
+            ));
+        }
+    }
+    let budget = match p.budget.seconds {
+        Some(t) => Budget::Seconds(t),
+        None => Budget::Samples(p.budget.samples),
+    };
+    Ok(Plan {
+        objective: p.objective,
+        seed: p.seed,
+        budget,
+        budget_samples: p.budget.samples,
+        samples_used: p.samples_used,
+        stages: p
+            .stages
+            .into_iter()
+            .map(|s| Stage {
+                name: s.stage,
+                candidates: s.candidates,
+                samples: s.samples,
+            })
+            .collect(),
+        top: p
+            .top
+            .into_iter()
+            .map(|s| {
+                let c = s.classes;
+                Suggestion {
+                    rank: s.rank,
+                    flick: PlayerFlick {
+                        offset: s.flick.offset,
+                        aim: s.flick.aim,
+                        target: s.flick.target.map(DVec2::from),
+                        speed: s.flick.speed,
+                        spin: s.flick.spin,
+                    },
+                    aim_at: s.aim_at.into(),
+                    samples: s.samples,
+                    value: s.value.into(),
+                    score_change: s.score_change.into(),
+                    fates: [
+                        c.twenty, c.fifteen, c.ten, c.five, c.out, c.ditch, c.removed,
+                    ],
+                    hit_opponent: s.hit_opponent,
+                }
+            })
+            .collect(),
+        grid: p.grid,
+    })
 }
 
 #[cfg(test)]

@@ -53,6 +53,9 @@ pub struct Tally {
     /// Final position of the shot disc (where it left the surface, for `twenty` and
     /// `ditch`) of samples `range.start..min(range.end, POSITIONS_CAP)`, in order.
     pub positions: Vec<DVec2>,
+    /// The outcome class of each of those samples (the class the counts add it to), so a
+    /// picture can colour each position by its sample's class.
+    pub position_classes: Vec<ShotClass>,
 }
 
 /// The sum of `counts`, refused (field `field`) if it overflows 64 bits: counts near
@@ -86,6 +89,7 @@ impl Tally {
             opponents_moved: 0,
             cut_off: 0,
             positions: Vec::new(),
+            position_classes: Vec::new(),
         }
     }
 
@@ -106,6 +110,7 @@ impl Tally {
         self.cut_off += u64::from(result.cut_off);
         if index < POSITIONS_CAP {
             self.positions.push(shooter_pos);
+            self.position_classes.push(result.class);
         }
     }
 
@@ -179,14 +184,16 @@ impl Tally {
             ));
         }
         let kept = positions_kept(&self.range);
-        if self.positions.len() != kept {
-            return Err(InputError::new(
-                "positions",
-                format!(
-                    "holds {} positions, the range needs {kept}",
-                    self.positions.len()
-                ),
-            ));
+        for (field, held) in [
+            ("positions", self.positions.len()),
+            ("position_classes", self.position_classes.len()),
+        ] {
+            if held != kept {
+                return Err(InputError::new(
+                    field,
+                    format!("holds {held} entries, the range needs {kept}"),
+                ));
+            }
         }
         Ok(())
     }
@@ -274,6 +281,9 @@ impl Tally {
             whole.opponents_moved += t.opponents_moved;
             whole.cut_off += t.cut_off;
             whole.positions.extend_from_slice(&t.positions);
+            whole
+                .position_classes
+                .extend_from_slice(&t.position_classes);
         }
         if next != samples {
             return Err(InputError::new(
@@ -326,10 +336,11 @@ impl Tally {
             },
             opponents_moved: prop(self.opponents_moved),
             cut_off: self.cut_off,
-            shooter_positions: Positions {
+            shooter_positions: Some(Positions {
                 cap: POSITIONS_CAP,
                 first: self.positions.iter().map(|p| p.to_array()).collect(),
-            },
+                class: self.position_classes.clone(),
+            }),
         })
     }
 }
@@ -353,8 +364,21 @@ pub struct StudySummary {
     pub opponents_moved: Proportion,
     /// Samples cut off by `max_time` (0 in any ordinary study).
     pub cut_off: u64,
-    /// Final positions of the shot disc for the first samples.
-    pub shooter_positions: Positions,
+    /// Final positions of the shot disc for the first samples, with each sample's class;
+    /// `None` in a summary printed without them (`crokinole montecarlo` without
+    /// `--positions`).
+    pub shooter_positions: Option<Positions>,
+}
+
+impl StudySummary {
+    /// The summary without the per-sample positions (what `crokinole montecarlo` prints
+    /// unless asked for them).
+    pub fn without_positions(self) -> StudySummary {
+        StudySummary {
+            shooter_positions: None,
+            ..self
+        }
+    }
 }
 
 /// One proportion with its 95 % Wilson score interval.
@@ -514,6 +538,10 @@ pub struct Positions {
     /// `[x, y]` of samples `0..min(samples, cap)`, in sample order: where the disc rests,
     /// or where it left the surface for `twenty` and `ditch`.
     pub first: Vec<[f64; 2]>,
+    /// The outcome class of each of those samples, in the same order: the class the
+    /// summary's `shooter` table counts it in (with a rule set, `removed` for a shot the
+    /// rules took off, wherever it lies).
+    pub class: Vec<ShotClass>,
 }
 
 #[cfg(test)]

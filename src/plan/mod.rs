@@ -262,6 +262,10 @@ pub struct Grid {
     pub objective: Objective,
     /// Samples per cell.
     pub samples: u32,
+    /// Half the width of each cell's 95 % interval of its mean (`value`'s shape; Wilson's
+    /// interval for a probability objective, `z s / sqrt(n)` otherwise), so a reader sees
+    /// which differences between cells the few samples of the sweep can tell apart.
+    pub half_width95: Vec<Vec<Option<f64>>>,
 }
 
 /// The planner's answer.
@@ -461,6 +465,19 @@ fn heat_map(
             .collect(),
         objective,
         samples,
+        half_width95: cells
+            .iter()
+            .map(|row| {
+                row.iter()
+                    .map(|c| {
+                        c.and_then(|i| stats[i].as_ref()).map(|s| {
+                            let ci = s.value(objective).ci95;
+                            0.5 * (ci[1] - ci[0])
+                        })
+                    })
+                    .collect()
+            })
+            .collect(),
     }
 }
 

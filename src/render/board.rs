@@ -43,8 +43,11 @@ pub const STYLE: &str = "\
 .exit-cross{stroke:#ffd400;stroke-width:1.6;stroke-linecap:round}\
 .exit-label{font:bold 11px sans-serif;fill:#fff;stroke:#111;stroke-width:2.5;paint-order:stroke}\
 .title{font:bold 16px sans-serif;fill:#111}.note{font:12px sans-serif;fill:#222}\
-.sample{opacity:0.55}\
+.sample{opacity:0.8}\
 .legend-box{fill:#fff;stroke:#888;stroke-width:0.5}\
+.flick-arrow{stroke:#111;stroke-width:1.6}\
+.flick-label{font:bold 12px sans-serif;fill:#111;stroke:#fff;stroke-width:3;paint-order:stroke}\
+.event-number{font:bold 10px sans-serif;fill:#111;stroke:#fff;stroke-width:2.5;paint-order:stroke}\
 .aim{stroke-dasharray:4 3}.whisker{stroke:#222;stroke-width:1}\
 ";
 

@@ -1,93 +1,101 @@
-//! A Monte Carlo study's picture from its summary (`crokinole montecarlo`): the cloud of
-//! the shot disc's final positions (`shooter_positions.first`) on the board, each dot
-//! coloured by where it lies, and a table of the outcome classes (`shooter`) with their
-//! probabilities, 95 % intervals and bars. With the study, its position and the intended
-//! start and direction are drawn too.
+//! A Monte Carlo study's picture from its summary (`crokinole montecarlo --positions`):
+//! the cloud of the shot disc's final positions (`shooter_positions.first`) on the board,
+//! each dot coloured by its sample's outcome class (`shooter_positions.class`, the class
+//! the summary's table counts it in, `removed` included), and the table of the outcome
+//! classes (`shooter`) with their probabilities, 95 % intervals and bars, which is the
+//! dots' legend. With the study, its position and the intended start and direction are
+//! drawn too.
 //!
-//! A dot's colour is the class its position implies: `twenty` (centre within the hole's
-//! support window, where it dropped in; a hanger rests just outside it), `ditch` (centre at the surface's edge, where it went over),
-//! otherwise the zone it rests in (`fifteen`, `ten`, `five`, `out`). Classes that a
-//! position cannot show (a rules layer's `removed`) appear in the table only; the table
-//! lists whatever classes the summary has, in its order.
+//! Every class stays visible wherever its dots lie: each dot has a thin white rim (a dot
+//! on the dark ditch or in the hole shows as well as one on the wood), the `ditch` colour
+//! is a bright pink, not black, and the classes are drawn most frequent first, so a rare
+//! class is drawn on top of a common one, except `twenty` and `ditch`, drawn last: their
+//! dots lie on one curve each (the hole's support window, the surface's edge). With [`CloudView::Zoom`] the board is magnified
+//! to the box that holds the dots (and the study's position), clipped to the board's panel;
+//! the board's lines are drawn to scale, so they stay legible, and a note gives the scale.
 
 use super::board::{MM, STYLE, at, draw_board, outer_radius};
 use super::shot::{draw_disc, fmt_g};
 use super::svg::{Svg, num};
-use crate::board::{Board, Zone};
+use crate::board::Board;
 use crate::disc::Disc;
+use crate::montecarlo::ShotClass;
+use crate::montecarlo::tally::{Proportion, StudySummary};
 use crate::params::Physics;
 use crate::shot::Shot;
 use glam::DVec2;
 
-/// One outcome class of the summary's `shooter` object.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ClassRow {
-    /// The class's key (`twenty`, `fifteen`, ..., or any other key the summary has).
-    pub name: String,
-    /// Samples in the class.
-    pub count: u64,
-    /// Probability.
-    pub p: f64,
-    /// 95 % interval.
-    pub ci95: [f64; 2],
+/// How much of the board a cloud picture shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum CloudView {
+    /// The whole board.
+    #[default]
+    Board,
+    /// The box holding the dots and the study's discs at rest, magnified (at most 8x).
+    Zoom,
 }
 
-/// What the cloud picture needs from a Monte Carlo summary.
-#[derive(Clone, Debug, PartialEq)]
-pub struct CloudSummary {
-    /// Samples in the study.
-    pub samples: u64,
-    /// The seed.
-    pub seed: u64,
-    /// The classes of `shooter`, in the summary's order.
-    pub classes: Vec<ClassRow>,
-    /// `shooter_positions.first`.
-    pub positions: Vec<DVec2>,
-    /// `score_change.mean`, if present.
-    pub score_mean: Option<f64>,
-}
-
-/// The colour of a class: fixed for the known ones, from a spare palette by position in
-/// the table for others.
-pub fn class_colour(name: &str, index: usize) -> &'static str {
-    match name {
-        "twenty" => "#e0a100",
-        "fifteen" => "#2e9d4a",
-        "ten" => "#2a7fd4",
-        "five" => "#8e44ad",
-        "out" => "#8a8a8a",
-        "ditch" => "#111111",
-        "removed" => "#e67e22",
-        _ => ["#17becf", "#bcbd22", "#e377c2", "#8c564b"][index % 4],
+/// The colour of a class, the same in the dots and in the table. None is black or the
+/// board's brown, so each shows on the wood, in the hole and on the ditch.
+pub fn class_colour(class: ShotClass) -> &'static str {
+    match class {
+        ShotClass::Twenty => "#ffc400",
+        ShotClass::Fifteen => "#2e9d4a",
+        ShotClass::Ten => "#2a7fd4",
+        ShotClass::Five => "#8e44ad",
+        ShotClass::Out => "#6f6f6f",
+        ShotClass::Ditch => "#ff3d9a",
+        ShotClass::Removed => "#ff7f0e",
     }
 }
 
-/// The class a final position implies (see the module doc).
-pub fn place_class(board: &Board, disc_radius: f64, p: DVec2) -> &'static str {
-    let d = p.length();
-    // A captured disc left the board on or inside its window, `w` up to rounding.
-    if d <= board.support_window(disc_radius) + 1e-9 {
-        "twenty"
-    } else if d >= board.surface_radius - 1e-9 {
-        "ditch"
+/// The seven classes with their proportions, in the summary's order.
+pub fn class_rows(summary: &StudySummary) -> [(ShotClass, Proportion); 7] {
+    let c = &summary.shooter;
+    [
+        (ShotClass::Twenty, c.twenty),
+        (ShotClass::Fifteen, c.fifteen),
+        (ShotClass::Ten, c.ten),
+        (ShotClass::Five, c.five),
+        (ShotClass::Out, c.out),
+        (ShotClass::Ditch, c.ditch),
+        (ShotClass::Removed, c.removed),
+    ]
+}
+
+/// The square `(centre, half side)` in board metres a zoomed picture shows: the box of
+/// `points` with a margin, at least 6 cm across, at most the whole board.
+fn zoom_box(board: &Board, points: &[DVec2]) -> (DVec2, f64) {
+    let whole = outer_radius(board) / MM + 0.008;
+    let Some(&first) = points.first() else {
+        return (DVec2::ZERO, whole);
+    };
+    let (mut lo, mut hi) = (first, first);
+    for &p in points {
+        lo = lo.min(p);
+        hi = hi.max(p);
+    }
+    let centre = (lo + hi) * 0.5;
+    let half = ((hi - lo).max_element() * 0.5 + 0.02).max(0.03);
+    if half * 8.0 < whole {
+        (centre, whole / 8.0)
+    } else if half >= whole {
+        (DVec2::ZERO, whole)
     } else {
-        match board.zone(p, disc_radius) {
-            Zone::Fifteen => "fifteen",
-            Zone::Ten => "ten",
-            Zone::Five => "five",
-            Zone::Out => "out",
-        }
+        (centre, half)
     }
 }
 
 /// The picture of a Monte Carlo summary on `board`; `study` adds the position and the
-/// intended shot (the shooter is the shot's last disc). `title` is escaped here.
+/// intended shot (the shooter is the shot's last disc). `title` is escaped here. A summary
+/// without positions gets the table and a note saying how to get the cloud.
 pub fn cloud_svg(
     board: &Board,
     physics: &Physics,
-    summary: &CloudSummary,
+    summary: &StudySummary,
     study: Option<&Shot>,
     title: &str,
+    view: CloudView,
 ) -> String {
     let r = outer_radius(board) + 8.0;
     let panel = 330.0;
@@ -97,17 +105,69 @@ pub fn cloud_svg(
         STYLE,
     );
     svg.text(-r + 4.0, -r - 24.0, "title", "start", title);
-    svg.text(
-        -r + 4.0,
-        -r - 6.0,
-        "note",
-        "start",
-        &format!(
-            "{} samples (seed {}); dots: the shot disc's final position in the first {}",
+    let positions: Vec<(DVec2, ShotClass)> = summary
+        .shooter_positions
+        .as_ref()
+        .map(|p| {
+            p.first
+                .iter()
+                .zip(&p.class)
+                .map(|(&xy, &c)| (DVec2::from(xy), c))
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut seen: Vec<DVec2> = positions.iter().map(|&(p, _)| p).collect();
+    if let Some(shot) = study {
+        // The position's discs, not the shooter's start: the zoom is on where discs end.
+        seen.extend(shot.discs.iter().map(|d| d.pos));
+    }
+    let (centre, half) = match view {
+        CloudView::Board => (DVec2::ZERO, r / MM),
+        CloudView::Zoom => zoom_box(board, &seen),
+    };
+    // Board millimetres to picture units: the square `centre -+ half` fills the panel.
+    let k = r / (half * MM);
+    let note = match &summary.shooter_positions {
+        Some(p) => format!(
+            "{} samples (seed {}); dots: the shot disc's final position in the first {}, \
+             coloured by the sample's class (table){}",
             summary.samples,
             summary.seed,
-            summary.positions.len()
+            p.first.len(),
+            if k > 1.0 + 1e-9 {
+                format!("; zoomed {}x", fmt_g((k * 10.0).round() / 10.0))
+            } else {
+                String::new()
+            }
         ),
+        None => format!(
+            "{} samples (seed {}); no positions in this summary: make it with \
+             `crokinole montecarlo ... --positions` to see the cloud",
+            summary.samples, summary.seed
+        ),
+    };
+    svg.text(-r + 4.0, -r - 6.0, "note", "start", &note);
+
+    svg.raw(&format!(
+        "<defs><clipPath id=\"board-panel\"><rect x=\"{0}\" y=\"{0}\" width=\"{1}\" \
+         height=\"{1}\"/></clipPath></defs>",
+        num(-r),
+        num(2.0 * r)
+    ));
+    let (cx, cy) = at(centre);
+    svg.open(
+        "g",
+        &[
+            ("class", "view".to_string()),
+            ("clip-path", "url(#board-panel)".to_string()),
+        ],
+    );
+    svg.open(
+        "g",
+        &[(
+            "transform",
+            format!("scale({}) translate({},{})", num(k), num(-cx), num(-cy)),
+        )],
     );
     draw_board(&mut svg, board);
 
@@ -134,24 +194,40 @@ pub fn cloud_svg(
         svg.close("g");
     }
 
-    // Colours follow the table's order, so a class keeps its colour in dots and table.
-    let index_of = |name: &str| summary.classes.iter().position(|c| c.name == name);
+    // Most frequent class first, so rarer classes are drawn on top of it; `twenty` and
+    // `ditch` last whatever their counts: their dots sit on one curve each (the hole's
+    // support window, the surface's edge), where the dots of a spread class next to them
+    // (hangers, discs near the edge) would bury them.
+    let rows = class_rows(summary);
+    let mut order: Vec<usize> = (0..rows.len()).collect();
+    order.sort_by_key(|&i| {
+        let on_a_curve = matches!(rows[i].0, ShotClass::Twenty | ShotClass::Ditch);
+        (on_a_curve, std::cmp::Reverse(rows[i].1.count))
+    });
+    let dot = 1.8 / k.sqrt();
+    // The fill is a style, not an attribute, so no class of the board's stylesheet (its
+    // `.ditch` is the ditch's near-black) can override it.
+    let rim = format!("stroke:#fff;stroke-width:{}", num(0.35 / k.sqrt()));
     svg.group("cloud");
-    for &p in &summary.positions {
-        let class = place_class(board, physics.disc_radius, p);
-        let colour = class_colour(class, index_of(class).unwrap_or(0));
-        let (x, y) = at(p);
-        svg.empty(
-            "circle",
-            &[
-                ("class", format!("sample {class}")),
-                ("cx", num(x)),
-                ("cy", num(y)),
-                ("r", "1.6000".to_string()),
-                ("fill", colour.to_string()),
-            ],
-        );
+    for &i in &order {
+        let class = rows[i].0;
+        for &(p, c) in positions.iter().filter(|&&(_, c)| c == class) {
+            let (x, y) = at(p);
+            svg.empty(
+                "circle",
+                &[
+                    ("class", format!("sample sample-{}", c.name())),
+                    ("data-class", c.name().to_string()),
+                    ("cx", num(x)),
+                    ("cy", num(y)),
+                    ("r", num(dot)),
+                    ("style", format!("fill:{};{rim}", class_colour(c))),
+                ],
+            );
+        }
     }
+    svg.close("g");
+    svg.close("g");
     svg.close("g");
 
     table(&mut svg, summary, r + 14.0, -r + 10.0);
@@ -159,7 +235,7 @@ pub fn cloud_svg(
 }
 
 /// The class table at `(x, y)`: swatch, name, count, p, 95 % interval and a bar.
-fn table(svg: &mut Svg, summary: &CloudSummary, x: f64, y: f64) {
+fn table(svg: &mut Svg, summary: &StudySummary, x: f64, y: f64) {
     svg.group("outcomes");
     svg.text(x, y + 14.0, "title", "start", "Shot disc outcome");
     let row_h = 30.0;
@@ -167,18 +243,19 @@ fn table(svg: &mut Svg, summary: &CloudSummary, x: f64, y: f64) {
     svg.text(x + 18.0, top - 6.0, "note", "start", "class");
     svg.text(x + 140.0, top - 6.0, "note", "end", "p");
     svg.text(x + 150.0, top - 6.0, "note", "start", "95 % interval");
-    for (k, c) in summary.classes.iter().enumerate() {
+    let rows = class_rows(summary);
+    for (k, (class, c)) in rows.iter().enumerate() {
         let yy = top + k as f64 * row_h;
-        let colour = class_colour(&c.name, k);
+        let colour = class_colour(*class);
         svg.open(
             "g",
             &[
                 ("class", "outcome-row".to_string()),
-                ("data-class", c.name.clone()),
+                ("data-class", class.name().to_string()),
             ],
         );
         svg.rect_filled(x, yy + 4.0, 12.0, 12.0, "swatch", colour);
-        svg.text(x + 18.0, yy + 14.0, "note", "start", &c.name);
+        svg.text(x + 18.0, yy + 14.0, "note", "start", class.name());
         svg.text(
             x + 140.0,
             yy + 14.0,
@@ -201,36 +278,43 @@ fn table(svg: &mut Svg, summary: &CloudSummary, x: f64, y: f64) {
             (x + w * c.ci95[1].clamp(0.0, 1.0), yy + 22.0),
             "whisker",
         );
+        let samples = if c.count == 1 { "sample" } else { "samples" };
         svg.text_element(
             "title",
             &[],
-            &format!("{}: {} of {} samples", c.name, c.count, summary.samples),
+            &format!(
+                "{}: {} of {} {samples}",
+                class.name(),
+                c.count,
+                summary.samples
+            ),
         );
         svg.close("g");
     }
-    let below = top + summary.classes.len() as f64 * row_h + 20.0;
-    if let Some(mean) = summary.score_mean {
-        svg.text(
-            x,
-            below,
-            "note",
-            "start",
-            &format!("mean change in board score: {}", fmt_g(mean)),
-        );
-    }
+    let below = top + rows.len() as f64 * row_h + 20.0;
+    svg.text(
+        x,
+        below,
+        "note",
+        "start",
+        &format!(
+            "mean change in board score: {}",
+            fmt_g(summary.score_change.mean)
+        ),
+    );
     svg.text(
         x,
         below + 18.0,
         "note",
         "start",
-        "dots: coloured by where they lie;",
+        "dots: each sample's class, coloured",
     );
     svg.text(
         x,
         below + 34.0,
         "note",
         "start",
-        "table: the summary's classes",
+        "as in this table (the legend)",
     );
     svg.close("g");
 }

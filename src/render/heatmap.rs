@@ -1,16 +1,21 @@
 //! A planner result's picture (`crokinole suggest`): the heat map of expected value over aim
 //! (x) and speed (y) for its fixed offset and spin, with ticked axes, a colour scale, null
-//! cells (no value) hatched, and the best cell outlined. User units are pixels.
+//! cells (no value) hatched, the best cell outlined and the plan's best flick marked. When
+//! the best cell or the best straight flick lies on the edge of the searched range (the
+//! grid spans the suggest file's `search.aim` and `search.speed`), a warning line says so:
+//! the optimum may lie outside the range. User units are pixels.
 
 use super::shot::fmt_g;
 use super::svg::{Svg, num};
-use crate::plan::Grid;
+use crate::plan::{AimAt, Grid, Suggestion};
 
 const STYLE: &str = "\
 .title{font:bold 16px sans-serif;fill:#111}.note{font:12px sans-serif;fill:#222}\
 .tick{font:11px sans-serif;fill:#222}.axis{stroke:#222;stroke-width:1}\
 .cell,.band{stroke:none;shape-rendering:crispEdges}.null{fill:url(#hatch)}.frame{fill:none;stroke:#222;stroke-width:1}\
 .best{fill:none;stroke:#fff;stroke-width:2.5}.best-inner{fill:none;stroke:#000;stroke-width:1}\
+.warning{font:bold 12px sans-serif;fill:#b00020}.edge{stroke:#ff1744;stroke-width:3}\
+.plan-best{fill:none;stroke:#fff;stroke-width:2}.plan-best-inner{fill:#ff1744;stroke:#000;stroke-width:0.8}\
 ";
 
 /// Viridis, 9 stops: perceptually even, readable in grey and by most colour-blind readers.
@@ -103,7 +108,7 @@ impl Plot {
         });
         Plot {
             left: 80.0,
-            top: 64.0,
+            top: 84.0,
             pw: 660.0,
             ph: 460.0,
             ea: edges(&grid.aim, 0.01),
@@ -152,20 +157,110 @@ impl Plot {
     }
 }
 
-/// The heat map of `grid` (checked by the reader: sizes agree, axes ascending and finite).
-/// `title` is escaped here.
-pub fn heatmap_svg(grid: &Grid, title: &str) -> String {
+/// The heat map of `grid` (checked by the reader: sizes agree, axes ascending and finite),
+/// with the plan's best flick `best` marked when it is a straight flick (its aim is then on
+/// the grid's axis). `title` is escaped here.
+pub fn heatmap_svg(grid: &Grid, best: Option<&Suggestion>, title: &str) -> String {
     let plot = Plot::new(grid);
     let (w, h) = (plot.left + plot.pw + 150.0, plot.top + plot.ph + 70.0);
     let mut svg = Svg::new((0.0, 0.0, w, h), w, STYLE);
     header(&mut svg, grid, &plot, title);
-    if let Some(best) = cells(&mut svg, grid, &plot) {
-        best_cell(&mut svg, grid, &plot, best);
+    let best_cell_at = cells(&mut svg, grid, &plot);
+    if let Some(b) = best_cell_at {
+        best_cell(&mut svg, grid, &plot, b);
+    }
+    let straight = best.filter(|b| b.aim_at == AimAt::Straight);
+    if let Some(b) = straight {
+        plan_best(&mut svg, &plot, b);
     }
     svg.rect(plot.left, plot.top, plot.pw, plot.ph, "frame", "");
     axes(&mut svg, &plot);
+    if let Some(warning) = edge_warning(grid, best_cell_at, straight) {
+        svg.open("g", &[("class", "edge-warning".to_string())]);
+        svg.text(plot.left, 64.0, "warning", "start", &warning);
+        svg.close("g");
+    }
     colour_scale(&mut svg, &plot);
     svg.finish()
+}
+
+/// Which ends of the searched range `(aim, speed)` lies on: `aim` at its lowest or highest
+/// grid value, `speed` likewise (within a millionth of the axis's span).
+fn on_edge(grid: &Grid, aim: f64, speed: f64) -> Vec<&'static str> {
+    let at_end = |v: f64, axis: &[f64]| {
+        let (lo, hi) = (axis[0], axis[axis.len() - 1]);
+        let tol = 1e-6 * (hi - lo).abs().max(1e-9);
+        axis.len() > 1 && ((v - lo).abs() <= tol || (v - hi).abs() <= tol)
+    };
+    let mut sides = Vec::new();
+    if at_end(aim, &grid.aim) {
+        sides.push("aim");
+    }
+    if at_end(speed, &grid.speed) {
+        sides.push("speed");
+    }
+    sides
+}
+
+/// The warning when the best cell, or the plan's best straight flick, lies on the edge of
+/// the searched range; `None` when the optimum is inside it.
+pub fn edge_warning(
+    grid: &Grid,
+    best_cell: Option<(usize, usize, f64)>,
+    best: Option<&Suggestion>,
+) -> Option<String> {
+    let (what, sides) = match best {
+        Some(b) => ("the best flick", on_edge(grid, b.flick.aim, b.flick.speed)),
+        None => {
+            let (si, ai, _) = best_cell?;
+            ("the best cell", on_edge(grid, grid.aim[ai], grid.speed[si]))
+        }
+    };
+    let sides = match sides[..] {
+        [] => {
+            // The plan's flick is inside; the sweep's best cell may still be on an edge.
+            let (si, ai, _) = best_cell?;
+            let cell = on_edge(grid, grid.aim[ai], grid.speed[si]);
+            if cell.is_empty() {
+                return None;
+            }
+            return Some(format!(
+                "\u{26a0} the best cell lies on the edge of the searched {} range: \
+                 widen search.{} to look beyond it",
+                cell.join(" and "),
+                cell[0]
+            ));
+        }
+        _ => sides,
+    };
+    Some(format!(
+        "\u{26a0} {what} lies on the edge of the searched {} range: the optimum may lie \
+         outside; widen search.{}",
+        sides.join(" and "),
+        sides[0]
+    ))
+}
+
+/// The plan's best flick (rank 1, straight) as a marker at its aim and speed.
+fn plan_best(svg: &mut Svg, plot: &Plot, b: &Suggestion) {
+    let (x, y) = (plot.x_of(b.flick.aim), plot.y_of(b.flick.speed));
+    svg.open("g", &[("class", "plan-best".to_string())]);
+    svg.text_element(
+        "title",
+        &[],
+        &format!(
+            "the plan's best flick: aim {} rad, speed {} m/s, offset {} m: {} ({}-{})",
+            fmt_g(b.flick.aim),
+            fmt_g(b.flick.speed),
+            fmt_g(b.flick.offset),
+            fmt_g(b.value.mean),
+            fmt_g(b.value.ci95[0]),
+            fmt_g(b.value.ci95[1])
+        ),
+    );
+    svg.circle(x, y, 7.0, "plan-best", "");
+    svg.circle(x, y, 4.0, "plan-best-inner", "");
+    svg.close("g");
 }
 
 /// The hatch pattern of null cells, the title and the note saying what is plotted.
@@ -183,13 +278,26 @@ fn header(svg: &mut Svg, grid: &Grid, plot: &Plot, title: &str) {
         "note",
         "start",
         &format!(
-            "expected {} over aim and speed; offset {} m, spin {} rad/s, {} samples a cell",
+            "expected {} over aim and speed; offset {} m, spin {} rad/s, {} samples a cell{}",
             grid.objective,
             fmt_g(grid.offset),
             fmt_g(grid.spin),
-            grid.samples
+            grid.samples,
+            widest_spread(grid).map_or(String::new(), |h| format!(
+                " (95 % half-widths up to {}: hover a cell for its own)",
+                fmt_g((h * 100.0).round() / 100.0)
+            ))
         ),
     );
+}
+
+/// The largest of the cells' 95 % half-widths, if the grid has them.
+fn widest_spread(grid: &Grid) -> Option<f64> {
+    grid.half_width95
+        .iter()
+        .flatten()
+        .filter_map(|v| *v)
+        .max_by(f64::total_cmp)
 }
 
 /// The cells, one per (speed, aim), row by row from the slowest speed; returns the best
@@ -221,7 +329,16 @@ fn cells(svg: &mut Svg, grid: &Grid, plot: &Plot) -> Option<(usize, usize, f64)>
                             ("fill", colour(plot.scale(*v))),
                         ],
                     );
-                    svg.text_element("title", &[], &format!("{at}{}", fmt_g(*v)));
+                    let spread = grid
+                        .half_width95
+                        .get(si)
+                        .and_then(|row| row.get(ai))
+                        .copied()
+                        .flatten()
+                        .map_or(String::new(), |h| {
+                            format!(" \u{b1} {} (95 %, {} samples)", fmt_g(h), grid.samples)
+                        });
+                    svg.text_element("title", &[], &format!("{at}{}{spread}", fmt_g(*v)));
                     svg.close("rect");
                 }
                 None => svg.rect(x, y, cw, ch, "cell null", &format!("{at}no value")),
