@@ -91,7 +91,9 @@ fn an_empty_board_gets_a_twenty_with_small_noise() {
     assert!(summary.shooter.twenty.p > 0.9, "{:?}", summary.shooter);
     assert!(p.samples_used <= 4000, "{}", p.samples_used);
     assert_eq!(p.top.len(), 2);
-    assert!(p.top[0].value.mean >= p.top[1].value.mean);
+    // Rank 1 won the race; the final evaluation may put rank 2 a little higher, within
+    // rank 1's interval.
+    assert!(p.top[0].value.ci95[1] >= p.top[1].value.mean, "{:?}", p.top);
 }
 
 #[test]
@@ -406,4 +408,40 @@ fn the_golden_plan_is_unchanged() {
         "plan",
         "the physics, the rules, the noise model or the planner",
     );
+}
+
+/// The planner is steady: on `guarded.json` (four discs), four seeds at a budget of 8000
+/// pick top flicks whose values, replayed with fresh draws (a study of each, 4000 samples,
+/// its own seed), lie within 0.5 points of each other. The full measurement (8 seeds at
+/// the default budget, four positions) is `examples/planner_spread.rs`.
+#[test]
+fn the_top_flick_is_steady_across_seeds() {
+    let text = std::fs::read_to_string(fixture_path("guarded.json")).unwrap();
+    let request = parse_suggest_file(&text).unwrap();
+    let replayed: Vec<f64> = (0..4)
+        .map(|seed| {
+            let config = PlanConfig {
+                budget: Budget::Samples(8000),
+                seed,
+                ..PlanConfig::default()
+            };
+            let plan = suggest(&request, &config).unwrap();
+            let study = Study::new(StudySpec {
+                situation: request.situation.clone(),
+                flick: plan.top[0].flick,
+                ruleset: Some(request.ruleset),
+            })
+            .unwrap();
+            let summary = study
+                .tally(&Sampling::new(999, 4000, None).unwrap())
+                .summary()
+                .unwrap();
+            summary.score_change.mean
+        })
+        .collect();
+    let min = replayed.iter().copied().fold(f64::INFINITY, f64::min);
+    let max = replayed.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    assert!(max - min <= 0.5, "replayed values {replayed:?}");
+    // And the flick is worth what the position offers: a takeout of a 15 (+40 and more).
+    assert!(min > 40.0, "replayed values {replayed:?}");
 }

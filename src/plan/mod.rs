@@ -17,9 +17,16 @@
 //!    alternatives survive), adds each one's neighbours (offset, aim and speed moved
 //!    either way, by steps halved every round) and evaluates them all again with more
 //!    samples (ratio 1 : 2 : 4).
-//! 3. **Final evaluation**: the best `top` candidates of the last round (one per target
-//!    first) with the most samples, on fresh random numbers, so their estimates carry no
-//!    selection bias from earlier rounds; ranked by that.
+//! 3. **Race**: the best [`search::RACE_PARENTS`] of the last round and their neighbours
+//!    one step finer race on fresh random numbers by successive halving
+//!    ([`search::RACE`]): each round evaluates those still in with equal samples and keeps
+//!    the better half by their sums over the race, so the budget goes to the candidates
+//!    that could still be the best.
+//! 4. **Final evaluation**: the best `top` candidates (one per target first) with the
+//!    most samples, on fresh random numbers, so their estimates carry no selection bias
+//!    from earlier stages. The race's entrants keep the race's order (it ranked them on
+//!    more samples than the final gives each); the others follow, ranked by the final
+//!    evaluation.
 //!
 //! **Fair comparisons**: within a round sample `j` of every candidate uses the same
 //! random numbers ([`FlickSampler::sample`](crate::montecarlo::FlickSampler::sample) with the round's seed:
@@ -343,14 +350,52 @@ pub fn suggest(request: &Request, config: &PlanConfig) -> Result<Plan, InputErro
         (pool, pool_stats) = (next, s);
     }
 
-    // 3. The final evaluation of the best, one per target first, on fresh numbers.
+    // 3. A race among the best of the last round and their closest neighbours, on fresh
+    // numbers: successive halving.
     let order = search::ranking(&pool_stats);
-    let finals: Vec<Candidate> = search::pick(&pool, &order, config.top, 1, &points)
-        .into_iter()
-        .map(|i| pool[i])
+    let parents = search::pick(
+        &pool,
+        &order,
+        search::RACE_PARENTS,
+        search::PER_FAMILY,
+        &points,
+    );
+    let level = schedule.rounds.len() as u32;
+    let mut entrants: Vec<Candidate> = parents
+        .iter()
+        .flat_map(|&p| search::neighbours(&setup, space, &pool[p], level))
         .collect();
+    let rest = order
+        .iter()
+        .filter(|i| !parents.contains(i))
+        .map(|&i| pool[i]);
+    let raced = entrants.len();
+    entrants.extend(rest);
+    let order = rounds.race(&entrants, raced, &schedule.race);
+    let pool = entrants;
+
+    // 4. The final evaluation of the best, one per target first, on fresh numbers.
+    // The race's entrants first, in the race's order (it ranked them on more samples than
+    // the final evaluation gives each); then the others, ranked by the final evaluation.
+    let raced = if schedule.race.is_empty() { 0 } else { raced };
+    // `pick` lists one per target first, then the next best; each part keeps that split.
+    let mut picked = search::pick(&pool, &order, config.top, 1, &points);
+    let mut families = Vec::new();
+    let firsts = picked
+        .iter()
+        .take_while(|&&i| {
+            let f = pool[i].aim_at.family(&points);
+            let new = !families.contains(&f);
+            families.push(f);
+            new
+        })
+        .count();
+    let place = |i: usize| order.iter().position(|&j| j == i).unwrap_or(usize::MAX);
+    picked[..firsts].sort_by_key(|&i| if i < raced { place(i) } else { usize::MAX });
+    let in_race = picked[..firsts].iter().filter(|&&i| i < raced).count();
+    let finals: Vec<Candidate> = picked.into_iter().map(|i| pool[i]).collect();
     let stats = rounds.run("final".into(), &finals, schedule.last, 1 << 16);
-    let top = suggestions(&finals, &stats, objective);
+    let top = suggestions(&finals, &stats, objective, in_race);
     Ok(Plan {
         objective,
         seed: config.seed,
@@ -438,6 +483,39 @@ impl Rounds<'_> {
     }
 }
 
+impl Rounds<'_> {
+    /// The race ([`Schedule::race`]) among the first `raced` of `pool`: round `r`
+    /// evaluates those still in on fresh numbers (seeded for stage `32 + r`), ranks them by
+    /// their sums over all the race's rounds so far (every one still in has had the same
+    /// samples, so the comparison is exact; ties keep the previous order) and the better
+    /// ones go on. Returns the order of `pool`: the entrants as the race left them, then
+    /// the rest in their order.
+    fn race(&mut self, pool: &[Candidate], raced: usize, race: &[(usize, u32)]) -> Vec<usize> {
+        let mut ranked: Vec<(usize, Option<i64>)> = (0..raced).map(|i| (i, Some(0))).collect();
+        for (r, &(size, m)) in race.iter().enumerate() {
+            let size = size.min(ranked.len());
+            if size < 2 {
+                break;
+            }
+            let cands: Vec<Candidate> = ranked[..size].iter().map(|&(i, _)| pool[i]).collect();
+            let stats = self.run(format!("race {}", r + 1), &cands, m, 32 + r as u64);
+            for (entry, s) in ranked[..size].iter_mut().zip(&stats) {
+                entry.1 = match (entry.1, s) {
+                    (Some(sum), Some(s)) => Some(sum + s.sum),
+                    _ => None,
+                };
+            }
+            // Stable: equal sums keep the previous order; a refused candidate goes last.
+            ranked[..size].sort_by_key(|&(_, sum)| std::cmp::Reverse(sum));
+        }
+        ranked
+            .iter()
+            .map(|&(i, _)| i)
+            .chain(raced..pool.len())
+            .collect()
+    }
+}
+
 /// The heat map of the coarse sweep: the mean of each grid cell's candidate (`None` where
 /// no flick was legal or the engine refused a sample).
 fn heat_map(
@@ -481,15 +559,19 @@ fn heat_map(
     }
 }
 
-/// The final candidates as suggestions, best first (ties to the lowest index); a
-/// candidate one of whose samples the engine refused is left out.
+/// The final candidates as suggestions, best first: the first `in_race` (the race's
+/// entrants, in the race's order) as they are, then the others by their final sums (ties
+/// to the lowest index); a candidate one of whose samples the engine refused is left out.
 fn suggestions(
     finals: &[Candidate],
     stats: &[Option<Stats>],
     objective: Objective,
+    in_race: usize,
 ) -> Vec<Suggestion> {
-    search::ranking(stats)
-        .into_iter()
+    let ranked = search::ranking(stats).into_iter().filter(|&i| i >= in_race);
+    (0..in_race)
+        .filter(|&i| stats[i].is_some())
+        .chain(ranked)
         .enumerate()
         .filter_map(|(k, i)| {
             let s = stats[i].as_ref()?;

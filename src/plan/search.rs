@@ -7,8 +7,8 @@
 //! - *hole*: from 5 places evenly spread over the offset range, aimed at the hole's
 //!   centre at 0.98, 1.00, 1.03, 1.06 and 1.10 times the speed that stops there;
 //! - *each opponent disc* (takeouts): from 3 places (both ends and the middle of the
-//!   offset range), aimed at the disc's centre and half a disc radius to either side of it
-//!   (across the line of aim), at `sqrt(1.5)`, `sqrt(3)`, `sqrt(6)`, `sqrt(12)` times the
+//!   offset range), aimed at the disc's centre and half and a whole disc radius to either
+//!   side of it (across the line of aim: cuts), at `sqrt(1.5)`, `sqrt(3)`, `sqrt(6)`, `sqrt(12)` times the
 //!   speed that stops at the aiming point (a disc that would slide 1.5 to 12 times as far);
 //! - *each own disc* (raises, and hits through it): from the 3 places, at its centre, at
 //!   `sqrt(1.5)` and `sqrt(3)` times that speed;
@@ -28,10 +28,18 @@
 //! The stopping speed over `d` is `sqrt(2 mu g d)` ([`Setup::stopping_speed`]): friction
 //! `mu g` decelerates a sliding disc uniformly, so from `v` it slides `v^2 / (2 mu g)`.
 //!
-//! **Neighbours** in refinement round `r` (from 0): the parent itself and the parent with
-//! one parameter moved either way: offset by `12 mm / 2^r`, aim by `10 mrad / 2^r`, speed
-//! by a factor `1 -+ 0.04 / 2^r`; those outside the search space or illegal are left out.
+//! **Neighbours** at step level `l` (from 0): the parent itself and the parent with one
+//! parameter moved either way: offset by `12 mm / 2^l`, aim by `10 mrad / 2^l`, speed by
+//! a factor `1 -+ 0.04 / 2^l`; those outside the search space or illegal are left out.
 //! A targeted neighbour keeps its target (moving the offset turns it to still face it).
+//!
+//! **The race** ([`RACE`]): after the refinement, the best [`RACE_PARENTS`] candidates of
+//! the last round (at most [`PER_FAMILY`] of a family) and their neighbours one level
+//! finer than the last round's (up to 28 flicks) race on fresh random numbers by
+//! successive halving: each round evaluates those still in with equal samples (common
+//! random numbers), ranks them by their sums over the race so far and keeps the better
+//! half, so the budget goes to the candidates that could still be the best, and the
+//! winner is told apart from flicks a millimetre or a milliradian away.
 
 use super::objective::{Judged, Objective, Stats};
 use super::setup::Setup;
@@ -66,7 +74,7 @@ pub enum AimAt {
 impl AimAt {
     /// The family of candidates aiming at the same thing: the refinement keeps at most
     /// two parents of a family and the final evaluation prefers one of each.
-    fn family(self, points: &[DVec2]) -> u64 {
+    pub(crate) fn family(self, points: &[DVec2]) -> u64 {
         match self {
             AimAt::Straight => 0,
             AimAt::Hole => 1,
@@ -282,7 +290,7 @@ const RAISE_REACH: [f64; 2] = [1.5, 3.0];
 /// Speed factors of a draw to a 15-zone point.
 const DRAW_FACTORS: [f64; 2] = [0.98, 1.02];
 /// Lateral aiming offsets on an opponent disc, in disc radii.
-const TAKEOUT_SIDES: [f64; 3] = [-0.5, 0.0, 0.5];
+const TAKEOUT_SIDES: [f64; 5] = [-1.0, -0.5, 0.0, 0.5, 1.0];
 
 /// Builds candidates, keeping the legal ones.
 struct Builder<'s> {
@@ -428,11 +436,11 @@ pub fn coarse(
     (b.out, grid)
 }
 
-/// The neighbours of `parent` in refinement round `round` (see the module
-/// documentation), the parent first.
-pub fn neighbours(setup: &Setup, space: &Space, parent: &Candidate, round: u32) -> Vec<Candidate> {
+/// The neighbours of `parent` at step level `level` (steps halved `level` times; see the
+/// module documentation), the parent first.
+pub fn neighbours(setup: &Setup, space: &Space, parent: &Candidate, level: u32) -> Vec<Candidate> {
     let mut scale = 1.0;
-    for _ in 0..round {
+    for _ in 0..level {
         scale *= 0.5;
     }
     let (dof, daim, dspeed) = (0.012 * scale, 0.010 * scale, 0.04 * scale);
@@ -575,28 +583,38 @@ pub struct Schedule {
     pub coarse: u32,
     /// Samples per candidate of each refinement round.
     pub rounds: Vec<u32>,
+    /// The race's rounds: candidates still in it (at most; fewer when fewer are left) and
+    /// samples per candidate. Empty without noise or when the budget leaves too little.
+    pub race: Vec<(usize, u32)>,
     /// Samples per candidate of the final evaluation.
     pub last: u32,
 }
 
 /// Parents kept by each refinement round.
-pub const PARENTS: usize = 6;
+pub const PARENTS: usize = 8;
 /// Parents of one family a refinement round keeps at most.
-pub const PER_FAMILY: usize = 2;
+pub const PER_FAMILY: usize = 3;
 /// Candidates a refinement round evaluates at most: each parent and its 6 neighbours.
 pub const ROUND_SIZE: u64 = 7 * PARENTS as u64;
+/// Parents whose neighbourhoods enter the race.
+pub const RACE_PARENTS: usize = 6;
+/// Candidates in each round of the race (successive halving): the [`RACE_PARENTS`] and
+/// their 6 neighbours each, then the better half each round.
+pub const RACE: [usize; 5] = [42, 21, 10, 5, 2];
 /// Smallest sample budget accepted.
 pub const MIN_BUDGET: u64 = 1000;
 
 impl Schedule {
     /// The allocation of `budget` samples to a coarse sweep of `coarse` candidates,
-    /// refinement rounds and a final evaluation of `top` candidates: 30 % to the final
-    /// evaluation (`floor(0.3 B / top)` each), 35 % to the coarse sweep
-    /// (`floor(0.35 B / coarse)` each, at least 1), the rest to three refinement rounds of
-    /// [`ROUND_SIZE`] candidates with samples in the ratio 1 : 2 : 4 (two rounds 1 : 2,
-    /// or one, or none when the rest is too small for them). Without noise every sample of
-    /// a flick is the same, so every stage takes one. The total never exceeds `budget`;
-    /// refused (field `budget`) if the coarse sweep alone would not fit.
+    /// refinement rounds, a race and a final evaluation of `top` candidates: 15 % to the
+    /// final evaluation (`floor(0.15 B / top)` each), 30 % to the coarse sweep
+    /// (`floor(0.3 B / coarse)` each, at least 1), 25 % to the race (its 5 [`RACE`] rounds
+    /// get equal shares: `floor(0.05 B / size)` samples per candidate; no race if that
+    /// is 0 for the first), the rest to three refinement rounds of [`ROUND_SIZE`]
+    /// candidates with samples in the ratio 1 : 2 : 4 (two rounds 1 : 2, or one, or none
+    /// when the rest is too small for them). Without noise every sample of a flick is the
+    /// same, so every stage takes one and there is no race. The total never exceeds
+    /// `budget`; refused (field `budget`) if the coarse sweep alone would not fit.
     pub fn new(
         budget: u64,
         coarse: usize,
@@ -607,12 +625,13 @@ impl Schedule {
             return Ok(Schedule {
                 coarse: 1,
                 rounds: vec![1, 1, 1],
+                race: Vec::new(),
                 last: 1,
             });
         }
         let (n, k) = (coarse.max(1) as u64, top.max(1) as u64);
-        let last = (budget * 3 / 10 / k).max(1);
-        let per = (budget * 35 / 100 / n).max(1);
+        let last = (budget * 15 / 100 / k).max(1);
+        let per = (budget * 3 / 10 / n).max(1);
         let used = per * n + last * k;
         if used > budget {
             return Err(InputError::new(
@@ -620,11 +639,22 @@ impl Schedule {
                 format!(
                     "{budget} samples do not cover the {n} candidates of the coarse sweep and \
                      the final evaluation: give at least {}",
-                    n * 100 / 35 + 1 + n + k
+                    n * 10 / 3 + 1 + n + k
                 ),
             ));
         }
-        let rest = budget - used;
+        let cap = |x: u64| x.min(u64::from(u32::MAX)) as u32;
+        let race_budget = (budget / 4).min(budget - used);
+        let share = race_budget / RACE.len() as u64;
+        let race: Vec<(usize, u32)> = if share / RACE[0] as u64 >= 1 {
+            RACE.iter()
+                .map(|&size| (size, cap(share / size as u64)))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let race_used: u64 = race.iter().map(|&(c, m)| c as u64 * u64::from(m)).sum();
+        let rest = budget - used - race_used;
         let mut rounds = Vec::new();
         for count in [3u32, 2, 1] {
             let units = (1u64 << count) - 1;
@@ -634,10 +664,10 @@ impl Schedule {
                 break;
             }
         }
-        let cap = |x: u64| x.min(u64::from(u32::MAX)) as u32;
         Ok(Schedule {
             coarse: cap(per),
             rounds,
+            race,
             last: cap(last),
         })
     }
@@ -662,7 +692,9 @@ mod tests {
         for (budget, n, k) in [(20_000, 170, 5), (2_000, 150, 1), (1_000_000, 400, 10)] {
             let s = Schedule::new(budget, n, k, true).unwrap();
             let rounds: u64 = s.rounds.iter().map(|&m| u64::from(m) * ROUND_SIZE).sum();
-            let total = u64::from(s.coarse) * n as u64 + rounds + u64::from(s.last) * k as u64;
+            let race: u64 = s.race.iter().map(|&(c, m)| c as u64 * u64::from(m)).sum();
+            let total =
+                u64::from(s.coarse) * n as u64 + rounds + race + u64::from(s.last) * k as u64;
             assert!(total <= budget, "{budget}: {s:?}");
             // Floors lose a little: at most a round's worth of rounding per stage.
             assert!(total * 10 >= budget * 8, "{budget}: {s:?}");
