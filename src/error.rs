@@ -47,13 +47,31 @@ impl fmt::Display for InputError {
     /// [`MAX_FIELD_CHARS`] and [`MAX_PROBLEM_CHARS`], so one message stays one short line
     /// whatever the input.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let field = elide(&self.field, MAX_FIELD_CHARS);
-        let problem = elide(&self.problem, MAX_PROBLEM_CHARS);
+        let field = elide(&one_line(&self.field), MAX_FIELD_CHARS).into_owned();
+        let problem = elide(&one_line(&self.problem), MAX_PROBLEM_CHARS).into_owned();
         match self.shot {
             Some(i) => write!(f, "shot {i}: field `{field}`: {problem}"),
             None => write!(f, "field `{field}`: {problem}"),
         }
     }
+}
+
+/// `s` with control characters (a newline inside a malformed key) escaped, so a message
+/// stays on one line.
+fn one_line(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.chars().any(char::is_control) {
+        return s.into();
+    }
+    s.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect::<String>()
+        .into()
 }
 
 /// `s` if it has at most `max` characters, else its first and last `max / 2` characters
