@@ -7,19 +7,14 @@ use crokinole::trace::trace_shot;
 use crokinole::{Board, Disc, DiscState, Flick, Physics, Placed, Shot, World, run_shot};
 use glam::DVec2;
 
+mod common;
+
 /// A disc between two pegs a nanometre wider apart than it, restitution 1, no friction:
 /// it bounces for ever, a billion times a second. Symptom before the bound: 100,000 events
 /// a step, 1.57 GB of log and an abort on allocation. Now the shot ends at the event bound.
 #[test]
 fn an_event_storm_ends_the_shot_at_the_event_bound() {
-    let physics = Physics {
-        board_friction: 0.0,
-        disc_friction: 0.0,
-        peg_friction: 0.0,
-        disc_restitution: 1.0,
-        peg_restitution: 1.0,
-        ..Physics::default()
-    };
+    let physics = common::ideal_physics();
     let board = Board::tournament();
     let (r, pr) = (physics.disc_radius, board.peg_radius);
     let y = 0.2;

@@ -104,7 +104,7 @@ def render_shot(
 ) -> str:
     """SVG of one shot of a shot file, traced."""
 
-def render_summary(summary: str, study: Optional[str] = None, title: Optional[str] = None) -> str:
+def render_summary(summary: str, study: Optional[str] = None, title: Optional[str] = None, zoom: bool = False) -> str:
     """SVG of a study summary's cloud and class probabilities."""
 
 def render_plan(plan: str, title: Optional[str] = None) -> str:

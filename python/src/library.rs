@@ -9,12 +9,13 @@
 use crate::engine::Engine;
 use crate::errors::{error, input_error, kind_noted, of_kind, on_pool};
 use crokinole::io::{
-    FileKind, parse_shot_file, parse_study_file, parse_suggest_file, plan_json, study_summary_json,
-    write_outcomes, write_ruled_outcomes, write_ruled_traced_outcomes, write_traced_outcomes,
+    FileKind, parse_plan, parse_shot_file, parse_study_file, parse_suggest_file, parse_summary,
+    plan_json, study_summary_json, write_outcomes, write_ruled_outcomes,
+    write_ruled_traced_outcomes, write_traced_outcomes,
 };
 use crokinole::montecarlo::{CHUNK, PlayerFlick, Sampling, ShotClass};
 use crokinole::plan::{Budget, Objective, PlanConfig};
-use crokinole::render::{cloud_svg, heatmap_svg, parse_suggest, parse_summary, shot_svg};
+use crokinole::render::{CloudView, cloud_svg, heatmap_svg, shot_svg};
 use crokinole::rules::{Ruleset, check_rules, judge_outcomes};
 use crokinole::trace::{trace_batch, trace_shot};
 use crokinole::{InputError, Outcome, Shot, run_batch};
@@ -400,9 +401,21 @@ fn render_shot(
 /// `crokinole render montecarlo`: a study summary's cloud and class probabilities as SVG,
 /// on the study's board with its position and intended shot when `study` is given.
 #[pyfunction]
-#[pyo3(signature = (summary, study=None, title=None))]
-fn render_summary(summary: &str, study: Option<&str>, title: Option<String>) -> PyResult<String> {
+#[pyo3(signature = (summary, study=None, title=None, zoom=false))]
+fn render_summary(
+    summary: &str,
+    study: Option<&str>,
+    title: Option<String>,
+    zoom: bool,
+) -> PyResult<String> {
     let cloud = parse_summary(summary).map_err(|e| of_kind(e, summary, FileKind::Summary))?;
+    if cloud.shooter_positions.is_none() {
+        return Err(input_error(InputError::new(
+            "shooter_positions",
+            "missing: this summary was printed without the positions; make it with \
+             `crokinole montecarlo STUDY --positions` to draw the cloud",
+        )));
+    }
     let study = study
         .map(|t| parse_study_file(t).map_err(|e| of_kind(e, t, FileKind::Study)))
         .transpose()?;
@@ -420,16 +433,35 @@ fn render_summary(summary: &str, study: Option<&str>, title: Option<String>) -> 
     );
     let shot = study.as_ref().map(|s| s.intended_shot());
     let title = title.unwrap_or_else(|| "Monte Carlo study".to_string());
-    Ok(cloud_svg(&board, &physics, &cloud, shot.as_ref(), &title))
+    let view = if zoom {
+        CloudView::Zoom
+    } else {
+        CloudView::Board
+    };
+    Ok(cloud_svg(
+        &board,
+        &physics,
+        &cloud,
+        shot.as_ref(),
+        &title,
+        view,
+    ))
 }
 
 /// `crokinole render suggest`: a plan's heat map of expected value over aim and speed.
 #[pyfunction]
 #[pyo3(signature = (plan, title=None))]
 fn render_plan(plan: &str, title: Option<String>) -> PyResult<String> {
-    let grid = parse_suggest(plan).map_err(|e| of_kind(e, plan, FileKind::Plan))?;
+    let plan = parse_plan(plan).map_err(|e| of_kind(e, plan, FileKind::Plan))?;
+    let Some(grid) = &plan.grid else {
+        return Err(input_error(InputError::new(
+            "grid",
+            "missing: this plan has no heat map",
+        )));
+    };
     Ok(heatmap_svg(
-        &grid,
+        grid,
+        plan.top.first(),
         &title.unwrap_or_else(|| "Planner".to_string()),
     ))
 }

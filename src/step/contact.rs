@@ -219,9 +219,17 @@ impl World {
                 }
             }
         }
+        self.finish_round(first, g);
+    }
+
+    /// Completes a gathered round: adds `first` if the gather did not meet it, lists the
+    /// discs that have a contact, and puts contacts and discs in place order (which does
+    /// not depend on disc ids).
+    fn finish_round(&self, first: StepEvent, g: &mut GroupScratch) {
         if !g.contacts.iter().any(|c| c.ev == first) {
             g.contacts.push(self.contact(first));
         }
+        g.discs.clear();
         for c in &g.contacts {
             let (a, b) = c.ev.discs();
             g.discs.push(a);
@@ -286,22 +294,7 @@ impl World {
                 }
             }
         }
-        if !g.contacts.iter().any(|c| c.ev == first) {
-            g.contacts.push(self.contact(first));
-        }
-        // Only discs with a contact take part; place order, as in `gather`.
-        g.discs.clear();
-        for c in &g.contacts {
-            let (a, b) = c.ev.discs();
-            g.discs.push(a);
-            g.discs.extend(b);
-        }
-        g.discs.sort_unstable();
-        g.discs.dedup();
-        g.contacts
-            .sort_by(|x, y| self.place_key(x.ev).cmp_key(self.place_key(y.ev)));
-        g.discs
-            .sort_by(|&x, &y| Key(self.discs[x].pos).cmp_key(Key(self.discs[y].pos)));
+        self.finish_round(first, g);
     }
 
     /// Orders the round's contacts by group (groups in the place order of their first
