@@ -394,7 +394,16 @@ fn render_shot(
     })?;
     let trace = trace_shot(&board, &physics, &entry.shot, every.max(1))
         .map_err(|e| in_file(e.in_shot(shot), name))?;
-    let title = title.unwrap_or_else(|| format!("{} shot {shot}", name.unwrap_or("shot file")));
+    // The command line's title: the file's name (not its path), then the shot.
+    let label = name.map_or_else(
+        || "shot file".to_string(),
+        |n| {
+            std::path::Path::new(n)
+                .file_name()
+                .map_or_else(|| n.to_string(), |f| f.to_string_lossy().into_owned())
+        },
+    );
+    let title = title.unwrap_or_else(|| format!("{label}, shot {shot}"));
     Ok(shot_svg(&board, &trace, &title))
 }
 

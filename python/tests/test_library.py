@@ -12,7 +12,7 @@ TAKEOUT = FIXTURES / "montecarlo" / "takeout.json"
 
 
 def test_study_summary_is_the_cli_summary(cli_json):
-    expected = cli_json("montecarlo", TAKEOUT, "--samples", "2000", "--seed", "7")
+    expected = cli_json("montecarlo", TAKEOUT, "--samples", "2000", "--seed", "7", "--positions")
     one = ck.study(TAKEOUT, samples=2000, seed=7, threads=1)
     two = ck.study(json.loads(TAKEOUT.read_text()), samples=2000, seed=7, threads=2, per_sample=True)
     assert one.summary == expected
