@@ -430,28 +430,40 @@ impl World {
         for _ in 0..MAX_SWEEPS {
             let mut change = 0.0f64;
             for c in contacts.iter_mut() {
-                let (v_n, k) = self.normal_velocity(c);
-                let lam = (c.lam - (v_n + c.bias) / k).max(0.0);
-                let d = lam - c.lam;
-                if d != 0.0 {
-                    self.push_normal(c, d);
-                    c.lam = lam;
-                }
-                change = change.max(d.abs() * k);
-                let bound = c.mu * c.lam;
-                let (slip, kt) = self.slip(c);
-                let jt = (c.jt - slip / kt).clamp(-bound, bound);
-                let dt = jt - c.jt;
-                if dt != 0.0 {
-                    self.push_tangential(c, dt);
-                    c.jt = jt;
-                }
-                change = change.max(dt.abs() * kt);
+                change = change.max(self.normal_step(c));
+                change = change.max(self.tangential_step(c, c.mu * c.lam));
             }
             if change <= SWEEP_TOL {
                 return;
             }
         }
+    }
+
+    /// One projected Gauss-Seidel update of `c`'s normal impulse: the impulse that brings
+    /// its normal velocity to `-bias` (0 for a touching contact), never pulling. Returns
+    /// the change, in velocity units.
+    fn normal_step(&mut self, c: &mut Contact) -> f64 {
+        let (v_n, k) = self.normal_velocity(c);
+        let lam = (c.lam - (v_n + c.bias) / k).max(0.0);
+        let d = lam - c.lam;
+        if d != 0.0 {
+            self.push_normal(c, d);
+            c.lam = lam;
+        }
+        d.abs() * k
+    }
+
+    /// One projected Gauss-Seidel update of `c`'s tangential impulse: the one that stops
+    /// the slip, kept within `[-bound, bound]`. Returns the change, in velocity units.
+    fn tangential_step(&mut self, c: &mut Contact, bound: f64) -> f64 {
+        let (slip, k) = self.slip(c);
+        let jt = (c.jt - slip / k).clamp(-bound, bound);
+        let d = jt - c.jt;
+        if d != 0.0 {
+            self.push_tangential(c, d);
+            c.jt = jt;
+        }
+        d.abs() * k
     }
 
     /// Phase 1: the normal impulses `lam >= 0` that leave no contact approaching, by
@@ -461,14 +473,7 @@ impl World {
         for _ in 0..MAX_SWEEPS {
             let mut change = 0.0f64;
             for c in contacts.iter_mut() {
-                let (v_n, k) = self.normal_velocity(c);
-                let lam = (c.lam - (v_n + c.bias) / k).max(0.0);
-                let d = lam - c.lam;
-                if d != 0.0 {
-                    self.push_normal(c, d);
-                    c.lam = lam;
-                }
-                change = change.max(d.abs() * k);
+                change = change.max(self.normal_step(c));
             }
             if change <= SWEEP_TOL {
                 return;
@@ -489,14 +494,7 @@ impl World {
                 if bound == 0.0 {
                     continue;
                 }
-                let (slip, k) = self.slip(c);
-                let jt = (c.jt - slip / k).clamp(-bound, bound);
-                let d = jt - c.jt;
-                if d != 0.0 {
-                    self.push_tangential(c, d);
-                    c.jt = jt;
-                }
-                change = change.max(d.abs() * k);
+                change = change.max(self.tangential_step(c, bound));
             }
             if change <= SWEEP_TOL {
                 return;
