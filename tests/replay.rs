@@ -174,19 +174,7 @@ fn monte_carlo_samples_replay_bit_for_bit() {
         };
         // Through `crokinole simulate --rules`, the shooter built by the library.
         let start = flick.to_flick(&s.board, s.seat, study.team());
-        let discs: Vec<Value> = s
-            .discs
-            .iter()
-            .map(|d| json!({"team": d.team, "pos": d.pos.to_array()}))
-            .collect();
-        let file = json!({
-            "shots": [{"discs": discs, "shooter": shooter_json(start), "seat": s.seat}]
-        });
-        let out = binary::run(
-            &["simulate", "--rules", "--ruleset", "traditional", "-"],
-            Some(&file.to_string()),
-        )
-        .json();
+        let out = simulate_ruled(&s.discs, start, s.seat);
         let replayed = &out["outcomes"][0];
         assert_eq!(
             physics_of(replayed),
@@ -295,23 +283,28 @@ fn the_planners_flick_replays_bit_for_bit() {
             "rank {rank}"
         );
         // And as a shot file through `crokinole simulate --rules`.
-        let discs: Vec<Value> = s
-            .discs
-            .iter()
-            .map(|d| json!({"team": d.team, "pos": d.pos.to_array()}))
-            .collect();
-        let file = json!({
-            "shots": [{"discs": discs, "shooter": shooter_json(start), "seat": s.seat}]
-        });
-        let out = binary::run(
-            &["simulate", "--rules", "--ruleset", "traditional", "-"],
-            Some(&file.to_string()),
-        )
-        .json();
+        let out = simulate_ruled(&s.discs, start, s.seat);
         assert_eq!(
             physics_of(&out["outcomes"][0]),
             physics_of(&line["outcome"]),
             "rank {rank}: `simulate` differs"
         );
     }
+}
+
+/// `crokinole simulate --rules` (traditional) of one shot: `discs` at rest, the shooter
+/// `start`, from `seat`; the parsed outcome file.
+fn simulate_ruled(discs: &[crokinole::Placed], start: crokinole::Flick, seat: u8) -> Value {
+    let discs: Vec<Value> = discs
+        .iter()
+        .map(|d| json!({"team": d.team, "pos": d.pos.to_array()}))
+        .collect();
+    let file = json!({
+        "shots": [{"discs": discs, "shooter": shooter_json(start), "seat": seat}]
+    });
+    binary::run(
+        &["simulate", "--rules", "--ruleset", "traditional", "-"],
+        Some(&file.to_string()),
+    )
+    .json()
 }
