@@ -51,21 +51,32 @@
 //! on by the thousand within one step: each round's restitution makes neighbouring
 //! contacts approach, waves cross and recross the cluster, discs part by a hair and meet
 //! again microseconds later (the inelastic collapse of event-driven granular dynamics).
-//! After `CLOSURE_ROUNDS` rounds of two or more contacts in one step, every further round
-//! of that step is a closure, the idea of the TC model (Luding & McNamara, "How to handle
-//! the inelastic collapse of a dissipative hard-sphere gas with the TC model", Granular
-//! Matter 1, 1998: impacts that follow each other too closely are made inelastic):
-//! - its contacts are found by walking, from the moving discs, every contact touching or
-//!   able to close before the step ends (resting discs included), and solved as one
-//!   system with restitution 0;
+//! After `CLOSURE_ROUNDS` rounds of two or more contacts in one step, the step is
+//! *closed* and treated as time-stepping contact dynamics treats dense packs (Moreau's
+//! sweeping process; M. Jean, "The non-smooth contact dynamics method", Comput. Methods
+//! Appl. Mech. Engrg. 177, 1999: plastic contacts solved together at velocity level):
+//! - every further round is a closure: its contacts are found by walking, from the moving
+//!   discs, every contact touching or able to close before the step ends (resting discs
+//!   included), and solved as one system with restitution 0 (`close_group`);
 //! - a contact still a gap `g` apart gets a speculative bound: its normal velocity may
 //!   close the gap by the step's end (`v_n >= -g / rem`) but not sooner;
-//! - normal and tangential impulses are found in the same projected Gauss-Seidel sweeps
-//!   (`close_group`), so friction cannot leave a contact approaching again.
+//! - normal and tangential impulses are found in the same projected Gauss-Seidel sweeps,
+//!   so friction cannot leave a contact approaching again; the sweeps stop at
+//!   `CONTACT_SKIN / dt`, the approach that sinks a contact by at most the skin by the end
+//!   of the step;
+//! - a pair touching or meeting slower than `press_speed` is a pressed contact for the
+//!   rest of the step, not an event ([`World::approach_threshold`]); its overlap (a few
+//!   micrometres at most) is pushed apart at the step's end. This ends the cascade of a
+//!   disc stopping in the pack, its neighbours pressing into it, the closure pushing it
+//!   off, and it stopping again;
+//! - the step right after a closed step starts closed (its first round is a closure).
 //!
 //! The constraint set is convex and contains "all at rest", so its projection never raises
 //! the kinetic energy; every impulse is internal, so momentum is kept. Ordinary shots never
-//! reach 64 such rounds in a step; lone contacts (Galperin's billiard) do not count.
+//! reach 64 such rounds in a step; lone contacts (Galperin's billiard) do not count. (The
+//! TC model of Luding & McNamara, Granular Matter 1, 1998, the usual cure in event-driven
+//! codes, instead makes closely following collisions elastic; a plastic projection cannot
+//! add energy.)
 
 use crate::disc::{Disc, DiscId, DiscState};
 use crate::step::event::EventKind;
@@ -102,10 +113,14 @@ impl World {
     ) {
         let mut g = std::mem::take(&mut self.group);
         if g.round_step != self.steps {
-            (g.round_step, g.rounds) = (self.steps, 0);
+            // A step right after a closed one starts closed: the pack is still pressed.
+            let follows_closed = g.closed && g.round_step + 1 == self.steps;
+            let rounds = if follows_closed { CLOSURE_ROUNDS } else { 0 };
+            (g.round_step, g.rounds, g.closed) = (self.steps, rounds, false);
         }
         let closing = g.rounds >= CLOSURE_ROUNDS;
         if closing {
+            g.closed = true;
             self.gather_cluster(first, rem, &mut g);
         } else {
             self.gather(first, &mut g);
@@ -427,13 +442,16 @@ impl World {
         for c in contacts.iter_mut() {
             c.e = 0.0;
         }
+        // A contact left approaching at `tol` sinks by at most the skin before the step
+        // ends; the separation stage takes up the rest.
+        let tol = SWEEP_TOL.max(CONTACT_SKIN / self.physics.dt);
         for _ in 0..MAX_SWEEPS {
             let mut change = 0.0f64;
             for c in contacts.iter_mut() {
                 change = change.max(self.normal_step(c));
                 change = change.max(self.tangential_step(c, c.mu * c.lam));
             }
-            if change <= SWEEP_TOL {
+            if change <= tol {
                 return;
             }
         }
@@ -582,6 +600,18 @@ impl World {
 }
 
 impl World {
+    /// How fast a pair must approach, when it touches or meets, to be an impact:
+    /// `APPROACH_EPS` (rounding), or `press_speed` once a closure has run in this step
+    /// (module doc, "Closure"): slower, it is a pressed contact, left to the separation at
+    /// the step's end.
+    pub(crate) fn approach_threshold(&self) -> f64 {
+        if self.group.round_step == self.steps && self.group.closed {
+            self.physics.press_speed().max(APPROACH_EPS)
+        } else {
+            APPROACH_EPS
+        }
+    }
+
     /// Where contact `ev` is, as a key that does not depend on disc ids: the midpoint of the
     /// two centres (a sum, so the same bits whichever disc is named first).
     pub(crate) fn place_key(&self, ev: StepEvent) -> Key {

@@ -46,6 +46,10 @@ use glam::DVec2;
 pub(crate) use crate::step::state::StepEvent;
 pub use crate::step::state::{APPROACH_EPS, CONTACT_SKIN};
 
+/// Most passes of the pressed-contact separation in one step (each pass computes every push
+/// from one set of positions; a row pressed from both ends needs several).
+const SEPARATION_PASSES: u32 = 64;
+
 /// Longest run of quiet steps proved at once (a bound on `World::quiet_until`).
 const QUIET_RUN_LIMIT: u64 = 1 << 40;
 
@@ -291,6 +295,7 @@ impl World {
         let mut best: Option<Next> = None;
         let mut bound = window;
         self.reach.clear();
+        let eps = self.approach_threshold();
         // Pass 1: each moving disc alone: stops, and fixed bodies.
         for k in 0..self.moving.len() {
             let i = self.moving[k];
@@ -330,13 +335,23 @@ impl World {
                 let dv = b.vel - a.vel;
                 if dist - sigma <= CONTACT_SKIN {
                     self.touching.push(StepEvent::Disc(i, j));
-                    if dv.dot(p) < -APPROACH_EPS * dist {
+                    if dv.dot(p) < -eps * dist {
                         offer(&mut best, &mut bound, 0.0, StepEvent::Disc(i, j), true);
                     }
                     continue;
                 }
                 let q = 0.5 * (self.accel(j) - self.accel(i));
                 if let Some(t) = toi::toi_disc_disc(p, dv, q, sigma, bound) {
+                    // In a closed step, meeting slower than `press_speed` is a pressed
+                    // contact, not an event (contact.rs, "Closure").
+                    if eps > APPROACH_EPS {
+                        let at = p + (dv + q * t) * t;
+                        let closing = -(dv + q * (2.0 * t)).dot(at);
+                        if closing < eps * at.length() {
+                            self.touching.push(StepEvent::Disc(i, j));
+                            continue;
+                        }
+                    }
                     offer(&mut best, &mut bound, t, StepEvent::Disc(i, j), false);
                 }
             }
@@ -357,6 +372,7 @@ impl World {
         let m = self.motion[i];
         let u = m.dir;
         let mut clear = f64::INFINITY;
+        let eps = self.approach_threshold();
         let touching = &mut self.touching;
         let reach = slide_distance(v, &m, *bound);
         // Offers a contact with a fixed circle (centre c, contact distance sigma). The
@@ -372,7 +388,7 @@ impl World {
                     let dist = dist2.sqrt();
                     clear = clear.min(dist - sigma);
                     touching.push(ev);
-                    if -d.vel.dot(off) > APPROACH_EPS * dist {
+                    if -d.vel.dot(off) > eps * dist {
                         offer(best, bound, 0.0, ev, true);
                     }
                     return;
@@ -396,9 +412,15 @@ impl World {
                 if s > reach + CONTACT_SKIN {
                     return;
                 }
-                if let Some(t) = toi::toi_path_enters_circle(off, u, sigma)
-                    .and_then(|s| toi::time_to_travel(s, v, m.decel))
-                {
+                let Some(s) = toi::toi_path_enters_circle(off, u, sigma) else {
+                    return;
+                };
+                if let Some(t) = toi::time_to_travel(s, v, m.decel) {
+                    // In a closed step a slow arrival is a pressed contact (contact.rs).
+                    if eps > APPROACH_EPS && -(v - m.decel * t) * u.dot(off + u * s) < eps * sigma {
+                        touching.push(ev);
+                        return;
+                    }
                     offer(best, bound, t, ev, false);
                 }
             };
@@ -555,10 +577,12 @@ impl World {
 
     /// Stage 5: pushes apart overlaps deeper than the skin that pressing left behind.
     /// Bodies can only sink into each other while touching, so only the pairs the event
-    /// search saw touching during the step (`self.touching`) are looked at. Every push is
-    /// computed from the positions before any is applied, and the pushes are added in an
-    /// order set by where the pairs are, not by disc ids: the result is the same whatever
-    /// order the discs were given in.
+    /// search saw touching during the step (`self.touching`) are looked at. In each pass
+    /// every push is computed from the positions before any is applied, and the pushes are
+    /// added in an order set by where the pairs are, not by disc ids: the result is the
+    /// same whatever order the discs were given in. A disc pressed from two sides is pushed
+    /// back into one of them, so passes repeat until none pushes (at most
+    /// `SEPARATION_PASSES`).
     fn separate_pressed(&mut self) {
         if self.touching.is_empty() {
             return;
@@ -568,25 +592,30 @@ impl World {
         pairs.dedup();
         pairs.sort_by(|&x, &y| self.place_key(x).cmp_key(self.place_key(y)));
         let mut pushes = std::mem::take(&mut self.pushes);
-        for &ev in &pairs {
-            match ev {
-                StepEvent::Peg(i, p) => {
-                    let sigma = self.discs[i].radius + self.board.peg_radius;
-                    if self.discs[i].on_board()
-                        && let Some(d) = push_out(self.discs[i].pos, self.board.pegs[p], sigma)
-                    {
-                        pushes.push((i, d));
+        for _ in 0..SEPARATION_PASSES {
+            for &ev in &pairs {
+                match ev {
+                    StepEvent::Peg(i, p) => {
+                        let sigma = self.discs[i].radius + self.board.peg_radius;
+                        if self.discs[i].on_board()
+                            && let Some(d) = push_out(self.discs[i].pos, self.board.pegs[p], sigma)
+                        {
+                            pushes.push((i, d));
+                        }
                     }
+                    StepEvent::Disc(i, j) => self.separate_discs(i, j, &mut pushes),
+                    _ => {}
                 }
-                StepEvent::Disc(i, j) => self.separate_discs(i, j, &mut pushes),
-                _ => {}
             }
+            if pushes.is_empty() {
+                break;
+            }
+            for &(i, d) in &pushes {
+                self.discs[i].pos += d;
+                self.motion[i].clearance = f64::NEG_INFINITY;
+            }
+            pushes.clear();
         }
-        for &(i, d) in &pushes {
-            self.discs[i].pos += d;
-            self.motion[i].clearance = f64::NEG_INFINITY;
-        }
-        pushes.clear();
         self.pushes = pushes;
         pairs.clear();
         self.touching = pairs;

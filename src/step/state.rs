@@ -137,6 +137,9 @@ pub(crate) struct GroupScratch {
     pub(crate) round_step: u64,
     /// Rounds in `round_step` so far.
     pub(crate) rounds: u32,
+    /// Whether a closure round has run in `round_step`: from then on a touching pair
+    /// approaching slower than `press_speed` is left to the end of the step.
+    pub(crate) closed: bool,
     /// Discs reached by the closure's walk over touching contacts, by disc id.
     pub(crate) reached: Vec<bool>,
 }
