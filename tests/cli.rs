@@ -231,7 +231,8 @@ fn malformed_json_is_refused_with_its_position() {
         &format!("{{\"shots\": [{GOOD},\n{{\"discs\": [}}]}}"),
         &["shot 1", "field `shots[1].discs", "at line 2 column"],
     );
-    refused("", &["field `file`", "EOF", "line 1 column 0"]);
+    refused("", &["field `file`", "the input is empty"]);
+    refused("  \n", &["field `file`", "the input is empty"]);
     refused(
         &format!("{{\"shots\": [{GOOD}]}} x"),
         &["field `file`", "trailing characters at line 1"],

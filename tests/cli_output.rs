@@ -1,5 +1,6 @@
 //! How the binary writes: a closed pipe ends it quietly, output files appear whole or not
-//! at all, and absurd thread counts are capped instead of hanging the start.
+//! at all, a closed standard output is an error, and absurd thread counts are capped
+//! instead of hanging the start.
 
 mod binary;
 
@@ -116,4 +117,39 @@ fn a_file_of_the_wrong_kind_says_what_it_is_and_who_reads_it() {
     let run = binary::run(&["simulate", "-"], Some(bad));
     run.assert_refused("a shot file with an unknown key", &["colour"]);
     assert!(!run.stderr.contains("looks like"), "{}", run.stderr);
+}
+
+/// Symptom: `crokinole simulate file.json >&-` printed nothing and exited 0: Rust's
+/// runtime reopens a closed standard output on /dev/null (read-write) before `main`, so
+/// the writes succeeded into nothing. Now that case is an error; `> /dev/null` (write-only,
+/// as a shell opens it) still runs quietly.
+#[test]
+#[cfg(target_os = "linux")]
+fn a_closed_standard_output_is_an_error_not_silence() {
+    let fixture = binary::fixture("", "example.json");
+    let bin = env!("CARGO_BIN_EXE_crokinole");
+    let sh = |redirect: &str| {
+        Command::new("sh")
+            .arg("-c")
+            .arg(format!("exec \"$0\" simulate \"$1\" {redirect}"))
+            .args([bin, fixture.as_str()])
+            .output()
+            .unwrap()
+    };
+    let closed = sh(">&-");
+    let stderr = String::from_utf8_lossy(&closed.stderr);
+    assert_eq!(closed.status.code(), Some(1), "stderr: {stderr}");
+    assert!(
+        stderr.starts_with("error: cannot write standard output: it was closed"),
+        "{stderr}"
+    );
+    let null = sh("> /dev/null");
+    assert_eq!(null.status.code(), Some(0));
+    assert!(null.stderr.is_empty());
+    // With --output the closed standard output does not matter.
+    let dir = binary::scratch("closed_stdout");
+    let out = dir.join("o.json");
+    let with_file = sh(&format!("-o {} >&-", out.display()));
+    assert_eq!(with_file.status.code(), Some(0));
+    assert!(out.exists());
 }

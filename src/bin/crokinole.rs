@@ -700,6 +700,13 @@ fn write_output(
     write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> Result<(), Failure> {
     let Some(path) = output else {
+        if stdout_was_closed() {
+            return Err(Failure::Io(
+                "cannot write standard output: it was closed when the command started; \
+                 redirect it (`> FILE`, `> /dev/null`) or give `--output FILE`"
+                    .into(),
+            ));
+        }
         let mut w = BufWriter::new(std::io::stdout().lock());
         return write(&mut w)
             .and_then(|()| w.flush())
@@ -723,6 +730,26 @@ fn write_output(
             Err(write_failure(&name, e))
         }
     }
+}
+
+/// Whether standard output was closed when the process started (`crokinole ... >&-`).
+///
+/// Rust's runtime reopens a closed descriptor 0-2 on `/dev/null` before `main`, read-write,
+/// so writes to it would succeed and the output vanish with exit status 0. A shell's
+/// `> /dev/null` opens it write-only, so `/dev/null` open read-write on descriptor 1 is
+/// taken as "was closed" (Linux, from `/proc/self`; elsewhere never).
+fn stdout_was_closed() -> bool {
+    if !cfg!(target_os = "linux") {
+        return false;
+    }
+    let is_null = std::fs::read_link("/proc/self/fd/1").is_ok_and(|p| p == Path::new("/dev/null"));
+    let read_write = || {
+        let info = std::fs::read_to_string("/proc/self/fdinfo/1").ok()?;
+        let flags = info.lines().find_map(|l| l.strip_prefix("flags:"))?;
+        let flags = u32::from_str_radix(flags.trim(), 8).ok()?;
+        Some(flags & 0o3 == 0o2)
+    };
+    is_null && read_write() == Some(true)
 }
 
 /// The failure for a write to `name` that failed with `e`.

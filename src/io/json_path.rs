@@ -131,6 +131,9 @@ pub(crate) fn problem_of(text: &str, err: &serde_json::Error) -> String {
 /// path where the parser stopped (`file` at the top level), attributed to its shot when it
 /// lies in `shots[k]`; the problem is the parser's message with its line and column.
 pub(crate) fn json_error(text: &str, err: &serde_json::Error) -> InputError {
+    if text.trim().is_empty() {
+        return InputError::new("file", "the input is empty: expected a JSON object");
+    }
     let problem = problem_of(text, err);
     let mut path = String::new();
     if err.line() > 0 {
