@@ -177,3 +177,60 @@ fn bad_input_is_refused_with_exit_2_and_nothing_written() {
         assert!(!out.exists(), "{text} wrote the output");
     }
 }
+
+/// Symptom: a board with pegs on the shooter's line was planned without a word, though
+/// every placement overlapping a peg is illegal and silently skipped. Now a note on
+/// standard error names the blocked offsets; the plan itself is unchanged.
+#[test]
+fn pegs_on_the_shooting_line_are_noted() {
+    let params: Value = serde_json::from_slice(&run(&["params"], None).stdout).unwrap();
+    let mut board = params["board"].clone();
+    // One peg on the line straight ahead of seat 0, one to the right of it.
+    let line = board["shooting_line_radius"].as_f64().unwrap();
+    let pegs = board["pegs"].as_array_mut().unwrap();
+    pegs.push(serde_json::json!([0.0, -line]));
+    pegs.push(serde_json::json!([0.1, -(line * line - 0.01).sqrt()]));
+    let text = std::fs::read_to_string(fixture("suggest", "takeout.json")).unwrap();
+    let mut request: Value = serde_json::from_str(&text).unwrap();
+    request["board"] = board;
+    let request = request.to_string();
+    let r = run(&["suggest", "-", "--budget", "1000"], Some(&request));
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .starts_with("note: pegs or discs on seat 0's shooting line block offsets ["),
+        "{}",
+        r.stderr
+    );
+    // Two intervals, about the pegs' offsets 0 and 0.1 m, a disc and a peg wide on either
+    // side (to the probes' spacing, 0.4 mm here).
+    let listed = r.stderr["note: pegs or discs on seat 0's shooting line block offsets ".len()..]
+        .split(" m of")
+        .next()
+        .unwrap();
+    let numbers: Vec<f64> = listed
+        .split(|c| "[], ".contains(c))
+        .filter(|x| !x.is_empty())
+        .map(|x| x.parse().unwrap())
+        .collect();
+    assert_eq!(numbers.len(), 4, "{listed}");
+    let reach = 0.015875 + 0.0047625;
+    assert!((numbers[0] + reach).abs() < 5e-4 && (numbers[1] - reach).abs() < 5e-4);
+    assert!(numbers[2] < 0.1 && numbers[3] > 0.1, "{listed}");
+    // Off to the side the line runs at an angle to the offset axis: a chord of 2 reach
+    // spans 2 reach cos(angle) of offset.
+    let width = 2.0 * reach * (1.0 - (0.1 / line) * (0.1 / line)).sqrt();
+    assert!((numbers[3] - numbers[2] - width).abs() < 1e-3, "{listed}");
+    // The standard board says nothing.
+    let plain = run(
+        &[
+            "suggest",
+            &fixture("suggest", "takeout.json"),
+            "--budget",
+            "1000",
+        ],
+        None,
+    );
+    assert_eq!(plain.code, Some(0));
+    assert!(plain.stderr.is_empty(), "{}", plain.stderr);
+}

@@ -1477,6 +1477,31 @@ fn parse_target(text: &str) -> Result<Option<glam::DVec2>, Failure> {
 
 /// `crokinole suggest`: read and check the suggest file, plan on `threads` workers, print
 /// the plan.
+/// A note on standard error when pegs or discs sit on the shooter's line inside the
+/// searched offsets: placements there are illegal, and the search silently skips them.
+fn note_blocked_offsets(request: &crokinole::plan::Request) {
+    let Ok(setup) = request.setup() else {
+        return; // the planner refuses it with the reason
+    };
+    let range = request.space.offset;
+    let blocked = setup.blocked_offsets(range);
+    if blocked.is_empty() {
+        return;
+    }
+    let parts: Vec<String> = blocked
+        .iter()
+        .map(|[a, b]| format!("[{a:.4}, {b:.4}]"))
+        .collect();
+    eprintln!(
+        "note: pegs or discs on seat {}'s shooting line block offsets {} m of the searched \
+         [{:.4}, {:.4}] m: no flick can start there, so none is searched",
+        setup.seat(),
+        parts.join(", "),
+        range[0],
+        range[1]
+    );
+}
+
 fn suggest(
     file: &Path,
     config: crokinole::plan::PlanConfig,
@@ -1487,6 +1512,7 @@ fn suggest(
     let text = read_input(file)?;
     let request = parse_suggest_file(&text)
         .map_err(|e| Failure::Input(of_kind(e, &text, FileKind::Suggest)))?;
+    note_blocked_offsets(&request);
     let pool = pool(threads)?;
     let progress = Progress::spinner("planning");
     let plan = pool.install(|| crokinole::plan::suggest(&request, &config));
