@@ -390,33 +390,28 @@ fn read_study(text: &str, limits: &Limits) -> Result<crate::montecarlo::Study, R
 }
 
 /// The shot file (as JSON) of one shot played from `seat` with `players` at the table,
-/// on `board` with `physics`: every block written in full, every float in shortest
-/// round-trip form, so reading it back gives the same bits.
+/// on `board` with `physics`, as `crokinole flick --shot-out` writes it
+/// ([`crate::io::shot_file_json`]: every block in full, every float in shortest
+/// round-trip form, so reading it back gives the same bits).
 pub fn shot_file_json(
     board: &Board,
     physics: &Physics,
     shot: &Shot,
     seat: u8,
     players: u8,
+    description: &str,
 ) -> Value {
-    let params: Value = serde_json::from_str(&params_json(board, physics)).unwrap_or(Value::Null);
-    let discs: Vec<Value> = shot
-        .discs
-        .iter()
-        .map(|d| json!({"team": d.team, "pos": [d.pos.x, d.pos.y]}))
-        .collect();
-    let s = &shot.shooter;
-    json!({
-        "board": params["board"],
-        "physics": params["physics"],
-        "shots": [{
-            "discs": discs,
-            "shooter": {"team": s.team, "pos": [s.pos.x, s.pos.y], "vel": [s.vel.x, s.vel.y], "spin": s.spin},
-            "seat": seat,
-            "players": players,
-        }],
-    })
+    let entry = ShotEntry {
+        shot: shot.clone(),
+        seat: Some(seat),
+        players,
+    };
+    let text = crate::io::shot_file_json(board, physics, &[entry], description);
+    serde_json::from_str(&text).unwrap_or(Value::Null)
 }
+
+/// The description of the shot file of a study's intended flick.
+const STUDY_SHOT: &str = "the intended flick of a study (crokinole serve)";
 
 /// `POST /api/shot?trace=N`: the page's flick. A study file in (its `noise` is ignored:
 /// the intended flick is played), and out `{"shot_file", "outcomes", "score"}`: the shot
@@ -433,7 +428,7 @@ pub fn shot(query: &Query, body: &[u8], limits: &Limits) -> Reply {
         let spec = study.spec();
         let s = &spec.situation;
         let shot = study.intended_shot();
-        let file_json = shot_file_json(&s.board, &s.physics, &shot, s.seat, s.players);
+        let file_json = shot_file_json(&s.board, &s.physics, &shot, s.seat, s.players, STUDY_SHOT);
         let file = read_shot_file(&file_json.to_string(), limits)?;
         check_trace(&file, every, limits)?;
         let outcomes = simulate_file(&file, spec.ruleset, Some(every))?;
@@ -485,6 +480,7 @@ pub fn shotfile(query: &Query, body: &[u8], limits: &Limits) -> Reply {
             &study.intended_shot(),
             s.seat,
             s.players,
+            STUDY_SHOT,
         );
         let text = serde_json::to_string_pretty(&file)
             .map_err(|e| Reply::error(500, format!("shot file: {e}")))?;
@@ -651,7 +647,15 @@ pub fn replay(query: &Query, body: &[u8], limits: &Limits) -> Reply {
                     spin,
                 },
             };
-            let file = shot_file_json(&board, &physics, &shot, seat as u8, players as u8);
+            let description = format!("shot {k} of a game log");
+            let file = shot_file_json(
+                &board,
+                &physics,
+                &shot,
+                seat as u8,
+                players as u8,
+                &description,
+            );
             parse_shot_file(&file.to_string())
                 .map_err(|e| Reply::bad(format!("game log: shot {k}: {e}")))?;
             files.push(file);
@@ -736,7 +740,7 @@ mod tests {
                 spin: -2.0 / 3.0,
             },
         };
-        let text = shot_file_json(&board, &physics, &shot, 0, 2).to_string();
+        let text = shot_file_json(&board, &physics, &shot, 0, 2, "").to_string();
         let (b, p, entries) = parse_shot_file(&text).unwrap();
         assert_eq!((b, p), (board, physics));
         assert_eq!(entries[0].shot, shot);
