@@ -202,6 +202,9 @@ struct SuggestionOut {
 struct BudgetOut {
     samples: u64,
     seconds: Option<f64>,
+    /// Present (`true`) only when a time budget ran out and stages were skipped.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    time_up: bool,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -243,6 +246,7 @@ pub fn plan_json(plan: &Plan) -> String {
                 Budget::Seconds(t) => Some(t),
                 Budget::Samples(_) => None,
             },
+            time_up: plan.time_up,
         },
         samples_used: plan.samples_used,
         stages: plan
@@ -381,6 +385,7 @@ pub fn parse_plan(text: &str) -> Result<Plan, InputError> {
         budget,
         budget_samples: p.budget.samples,
         samples_used: p.samples_used,
+        time_up: p.budget.time_up,
         stages: p
             .stages
             .into_iter()

@@ -74,7 +74,7 @@ use crate::montecarlo::{Noise, PlayerFlick, Situation};
 use crate::rules::Ruleset;
 use std::fmt;
 use std::str::FromStr;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Default sample budget.
 pub const DEFAULT_BUDGET: u64 = 20_000;
@@ -292,6 +292,9 @@ pub struct Plan {
     pub samples_used: u64,
     /// The stages run.
     pub stages: Vec<Stage>,
+    /// A time budget ran out before the search was done: the refinement and race stages
+    /// it left were skipped (the final evaluation always runs).
+    pub time_up: bool,
     /// The best flicks, best first.
     pub top: Vec<Suggestion>,
     /// The heat map, if swept.
@@ -314,7 +317,8 @@ pub fn suggest(request: &Request, config: &PlanConfig) -> Result<Plan, InputErro
              the ranges leave nothing)",
         ));
     }
-    let budget_samples = sample_budget(&setup, request, config, &cands);
+    let start = Instant::now();
+    let budget_samples = sample_budget(&setup, request, config, &cands)?;
     let schedule = Schedule::new(
         budget_samples,
         cands.len(),
@@ -329,6 +333,11 @@ pub fn suggest(request: &Request, config: &PlanConfig) -> Result<Plan, InputErro
         seed: config.seed,
         stages: Vec::new(),
         used: 0,
+        deadline: match config.budget {
+            Budget::Seconds(t) => Some(start + Duration::from_secs_f64(t)),
+            Budget::Samples(_) => None,
+        },
+        time_up: false,
     };
 
     // 1. The coarse sweep (and the grid).
@@ -340,6 +349,9 @@ pub fn suggest(request: &Request, config: &PlanConfig) -> Result<Plan, InputErro
     // 2. Refinement rounds around the best.
     let (mut pool, mut pool_stats) = (cands, stats);
     for (r, &m) in schedule.rounds.iter().enumerate() {
+        if rounds.out_of_time() {
+            break;
+        }
         let order = search::ranking(&pool_stats);
         let parents = search::pick(&pool, &order, search::PARENTS, search::PER_FAMILY, &points);
         let next: Vec<Candidate> = parents
@@ -371,13 +383,18 @@ pub fn suggest(request: &Request, config: &PlanConfig) -> Result<Plan, InputErro
         .map(|&i| pool[i]);
     let raced = entrants.len();
     entrants.extend(rest);
-    let order = rounds.race(&entrants, raced, &schedule.race);
+    let race = if rounds.out_of_time() {
+        &[][..]
+    } else {
+        &schedule.race[..]
+    };
+    let order = rounds.race(&entrants, raced, race);
     let pool = entrants;
 
     // 4. The final evaluation of the best, one per target first, on fresh numbers.
     // The race's entrants first, in the race's order (it ranked them on more samples than
     // the final evaluation gives each); then the others, ranked by the final evaluation.
-    let raced = if schedule.race.is_empty() { 0 } else { raced };
+    let raced = if race.is_empty() { 0 } else { raced };
     // `pick` lists one per target first, then the next best; each part keeps that split.
     let mut picked = search::pick(&pool, &order, config.top, 1, &points);
     let mut families = Vec::new();
@@ -402,6 +419,7 @@ pub fn suggest(request: &Request, config: &PlanConfig) -> Result<Plan, InputErro
         budget: config.budget,
         budget_samples,
         samples_used: rounds.used,
+        time_up: rounds.time_up,
         stages: rounds.stages,
         top,
         grid,
@@ -422,34 +440,67 @@ fn checked_setup(request: &Request, config: &PlanConfig) -> Result<Setup, InputE
     Ok(setup)
 }
 
-/// The budget in samples: as given, or for a time budget, what a pilot run of the coarse
-/// candidates (one sample each) says this machine simulates in 70 % of the time left.
+/// The budget in samples: as given, or for a time budget, what this machine simulates in
+/// 70 % of the time the pilot leaves, at the pilot's rate. The pilot runs the coarse
+/// candidates one sample each, in chunks spread over the whole list, until a tenth of the
+/// time is spent (or every candidate ran), so it never takes the budget itself, however
+/// slow a shot is. Refused (field `budget`) when the time would not cover the coarse sweep
+/// and the final evaluation, with the time that would.
 fn sample_budget(
     setup: &Setup,
     request: &Request,
     config: &PlanConfig,
     cands: &[Candidate],
-) -> u64 {
-    match config.budget {
-        Budget::Samples(n) => n,
-        Budget::Seconds(t) => {
-            let clock = Instant::now();
-            let _ = search::evaluate(
-                setup,
-                request.situation.noise,
-                config.objective,
-                cands,
-                1,
-                mix(config.seed, 1 << 20),
-            );
-            let per_shot = clock.elapsed().as_secs_f64() / cands.len() as f64;
-            // 70 % of the time left at the pilot's rate (later stages favour the slower, faster
-            // shots); never below the minimum.
-            let left = (t - clock.elapsed().as_secs_f64()).max(0.0);
-            ((0.7 * left / per_shot.max(1e-9)) as u64).max(search::MIN_BUDGET)
+) -> Result<u64, InputError> {
+    let t = match config.budget {
+        Budget::Samples(n) => return Ok(n),
+        Budget::Seconds(t) => t,
+    };
+    let clock = Instant::now();
+    let n = cands.len();
+    let chunks = n.div_ceil(PILOT_CHUNK);
+    let mut ran = 0;
+    for c in 0..chunks {
+        if ran > 0 && clock.elapsed().as_secs_f64() >= 0.1 * t {
+            break;
         }
+        // Chunk c: every `chunks`-th candidate from c, so each chunk samples the whole list.
+        let chunk: Vec<Candidate> = cands.iter().skip(c).step_by(chunks).copied().collect();
+        let _ = search::evaluate(
+            setup,
+            request.situation.noise,
+            config.objective,
+            &chunk,
+            1,
+            mix(config.seed, 1 << 20),
+        );
+        ran += chunk.len();
     }
+    let per_shot = (clock.elapsed().as_secs_f64() / ran as f64).max(1e-9);
+    let left = (t - clock.elapsed().as_secs_f64()).max(0.0);
+    let covered = (0.7 * left / per_shot) as u64;
+    let samples = covered.max(search::MIN_BUDGET);
+    let noisy = request.situation.noise != Noise::NONE;
+    let need = search::smallest_budget(n, config.top);
+    if covered < need || Schedule::new(samples, n, config.top, noisy).is_err() {
+        return Err(InputError::new(
+            "budget",
+            format!(
+                "{} s covers about {covered} samples of this position on this machine (a \
+                 shot takes {:.1} ms), but the coarse sweep of {n} candidates and the final \
+                 evaluation need at least {need}: give about {} s, or a sample budget of \
+                 at least {need}",
+                crate::error::num(t),
+                per_shot * 1e3,
+                crate::error::num((need as f64 * per_shot / 0.7 + 0.1 * t).ceil()),
+            ),
+        ));
+    }
+    Ok(samples)
 }
+
+/// Candidates per chunk of a time budget's pilot run.
+const PILOT_CHUNK: usize = 8;
 
 /// The evaluation rounds of one search: each round's candidates evaluated with the
 /// round's own seed, `mix(seed, round)`, and recorded as a [`Stage`].
@@ -461,9 +512,22 @@ struct Rounds<'s> {
     stages: Vec<Stage>,
     /// Samples simulated so far.
     used: u64,
+    /// When a time budget runs out (`None` for a sample budget).
+    deadline: Option<Instant>,
+    /// Whether a stage was skipped because the deadline had passed.
+    time_up: bool,
 }
 
 impl Rounds<'_> {
+    /// Whether the time budget has run out; records it if so. Checked before each
+    /// refinement round and the race, which are then skipped.
+    fn out_of_time(&mut self) -> bool {
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.time_up = true;
+        }
+        self.time_up
+    }
+
     /// Evaluates `cands` with `m` samples each as stage `name`, seeded for `round`.
     fn run(&mut self, name: String, cands: &[Candidate], m: u32, round: u64) -> Vec<Option<Stats>> {
         self.stages.push(Stage {

@@ -604,6 +604,13 @@ pub const RACE: [usize; 5] = [42, 21, 10, 5, 2];
 /// Smallest sample budget accepted.
 pub const MIN_BUDGET: u64 = 1000;
 
+/// The least sample budget whose schedule covers `coarse` candidates once each and the
+/// final evaluation of `top` ([`Schedule::new`] refuses less).
+pub fn smallest_budget(coarse: usize, top: usize) -> u64 {
+    let (n, k) = (coarse.max(1) as u64, top.max(1) as u64);
+    n * 10 / 3 + 1 + n + k
+}
+
 impl Schedule {
     /// The allocation of `budget` samples to a coarse sweep of `coarse` candidates,
     /// refinement rounds, a race and a final evaluation of `top` candidates: 15 % to the
@@ -639,7 +646,7 @@ impl Schedule {
                 format!(
                     "{budget} samples do not cover the {n} candidates of the coarse sweep and \
                      the final evaluation: give at least {}",
-                    n * 10 / 3 + 1 + n + k
+                    smallest_budget(n as usize, k as usize)
                 ),
             ));
         }
