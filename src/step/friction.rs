@@ -21,7 +21,7 @@
 
 use crate::disc::Disc;
 use crate::params::Physics;
-use crate::step::farkas::tabulated_friction_factors as friction_factors;
+use crate::step::farkas::friction_table;
 use crate::step::state::{Anchor, Motion};
 use glam::DVec2;
 
@@ -47,13 +47,14 @@ pub(crate) fn set_decel(disc: &Disc, m: &mut Motion, physics: &Physics, window: 
         return;
     }
     let spin_scale = m.spin_scale;
-    let (f0, t0) = friction_factors(v, u);
+    let table = friction_table();
+    let (f0, t0) = table.factors(v, u);
     let (a0, al0) = (mu_g * f0, spin_scale * t0);
     // Midpoint predictor; if either part would stop in the first half, keep the start values.
     let v_mid = v - 0.5 * window * a0;
     let w_mid = disc.spin.abs() - 0.5 * window * al0;
     let (f, t) = if v > 0.0 && v_mid > 0.0 && w_mid > 0.0 {
-        friction_factors(v_mid, disc.radius * w_mid)
+        table.factors(v_mid, disc.radius * w_mid)
     } else {
         (f0, t0)
     };
@@ -122,6 +123,57 @@ pub(crate) fn advance_quiet(disc: &mut Disc, m: &mut Motion, tau: f64) {
     }
 }
 
+/// `n` quiet steps of length `h` of a spinning disc: exactly `n` rounds of
+/// [`set_decel`] and [`advance_quiet`], the same operations on the same values in the same
+/// order, so the same bits. Only what the next round reads is carried from one round to the
+/// next (speed, spin magnitude, centre, clearance, all in registers); the velocity vector
+/// and the decelerations are written once at the end (each round overwrites them without
+/// reading them), and the table and the constants are fetched once. A spinning disc has
+/// no closed form over several steps (its decelerations depend on `|v| / (R |w|)`, which
+/// changes every step), so this loop, a handful of flops and two table lookups a step, is
+/// what a quiet step of a spinning disc costs. The caller guarantees the steps are quiet:
+/// neither the slide nor the spin ends within them (`World::quiet_steps_ahead`).
+pub(crate) fn glide_spinning(disc: &mut Disc, m: &mut Motion, physics: &Physics, h: f64, n: u64) {
+    debug_assert!(disc.spin != 0.0);
+    let table = friction_table();
+    let mu_g = physics.board_friction * physics.gravity;
+    let (radius, spin_scale, dir) = (disc.radius, m.spin_scale, m.dir);
+    let half_h = 0.5 * h;
+    let (mut v, mut w, mut pos, mut clearance) = (m.speed, disc.spin.abs(), disc.pos, m.clearance);
+    let (mut decel, mut spin_decel) = (m.decel, m.spin_decel);
+    for _ in 0..n {
+        // set_decel (u = R |w| > 0: the spin does not end within a quiet step).
+        let (f0, t0) = table.factors(v, radius * w);
+        let v_mid = v - half_h * (mu_g * f0);
+        let w_mid = w - half_h * (spin_scale * t0);
+        let (f, t) = if v > 0.0 && v_mid > 0.0 && w_mid > 0.0 {
+            table.factors(v_mid, radius * w_mid)
+        } else {
+            (f0, t0)
+        };
+        decel = mu_g * f;
+        spin_decel = spin_scale * t;
+        // advance_quiet.
+        if v > 0.0 {
+            let s = h * (v - 0.5 * decel * h);
+            pos += dir * s;
+            v -= decel * h;
+            clearance -= s;
+        }
+        w -= spin_decel * h;
+    }
+    disc.pos = pos;
+    // spin + dw = -(|spin| - dw) exactly for a negative spin: rounding is symmetric.
+    disc.spin = if disc.spin > 0.0 { w } else { -w };
+    m.decel = decel;
+    m.spin_decel = spin_decel;
+    if m.speed > 0.0 {
+        m.speed = v;
+        disc.vel = dir * v;
+    }
+    m.clearance = clearance;
+}
+
 /// Advances a moving disc by `tau` in closed form and uses up its clearance.
 #[inline]
 pub(crate) fn advance(disc: &mut Disc, m: &mut Motion, tau: f64) {
@@ -187,4 +239,78 @@ pub(crate) fn glide_to(disc: &mut Disc, m: &mut Motion, step: u64, h: f64) {
     m.speed = a.speed - m.decel * t;
     disc.vel = m.dir * m.speed;
     m.clearance = a.clearance - s;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A disc of the default physics flicked with `vel` and `spin`, and its motion.
+    fn flicked(vel: DVec2, spin: f64, physics: &Physics) -> (Disc, Motion) {
+        let disc = Disc::at_rest(
+            0,
+            DVec2::new(0.01, -0.2),
+            physics.disc_radius,
+            physics.disc_mass,
+        )
+        .flicked(vel, spin);
+        let mut m = Motion {
+            clearance: 0.5,
+            spin_scale: spin_scale(&disc, physics),
+            ..Motion::default()
+        };
+        sync(&disc, &mut m);
+        (disc, m)
+    }
+
+    /// `glide_spinning` over `n` steps lands on the bits of `n` rounds of `set_decel` and
+    /// `advance_quiet` (what a quiet step of a spinning disc is defined to be), for slides
+    /// from fast to nearly stopped, spins of either sign, spin-dominated and slide-dominated
+    /// ratios, and a disc spinning in place; every `n` up to 64, then every 97th up to where
+    /// the slide or spin would end within a step.
+    #[test]
+    fn glide_spinning_is_the_steps_bit_for_bit() {
+        let physics = Physics::default();
+        let h = physics.dt;
+        let cases = [
+            (DVec2::new(0.3, 1.1), 5.0),
+            (DVec2::new(-0.05, 0.02), -40.0),
+            (DVec2::new(2.0, 0.0), 0.7),
+            (DVec2::new(0.0, -0.4), -1.5),
+            (DVec2::ZERO, 12.0),
+        ];
+        for (vel, spin) in cases {
+            let (mut d_ref, mut m_ref) = flicked(vel, spin, &physics);
+            for n in 1..=3000u64 {
+                set_decel(&d_ref, &mut m_ref, &physics, h);
+                let ends = (m_ref.speed > 0.0 && m_ref.decel * h >= m_ref.speed)
+                    || m_ref.spin_decel * h >= d_ref.spin.abs();
+                if ends {
+                    assert!(n > 100, "{vel} {spin}: only {n} steps");
+                    break;
+                }
+                advance_quiet(&mut d_ref, &mut m_ref, h);
+                if n > 64 && n % 97 != 0 {
+                    continue;
+                }
+                let (mut d, mut m) = flicked(vel, spin, &physics);
+                glide_spinning(&mut d, &mut m, &physics, h, n);
+                let bits = |d: &Disc, m: &Motion| {
+                    [
+                        d.pos.x,
+                        d.pos.y,
+                        d.vel.x,
+                        d.vel.y,
+                        d.spin,
+                        m.speed,
+                        m.clearance,
+                        m.decel,
+                        m.spin_decel,
+                    ]
+                    .map(f64::to_bits)
+                };
+                assert_eq!(bits(&d, &m), bits(&d_ref, &m_ref), "{vel} {spin}, n = {n}");
+            }
+        }
+    }
 }

@@ -37,8 +37,8 @@ use crate::disc::{DiscId, DiscState};
 use crate::limits::{Limit, MAX_EVENTS_PER_SHOT};
 use crate::step::event::{Event, EventKind};
 use crate::step::friction::{
-    advance, advance_quiet, anchor_at, glide_to, set_decel, slide_distance, slide_stop_time,
-    speed_after_glide, spin_stop_time, sync,
+    advance, advance_quiet, anchor_at, glide_spinning, glide_to, set_decel, slide_distance,
+    slide_stop_time, speed_after_glide, spin_stop_time, sync,
 };
 use crate::world::World;
 use glam::DVec2;
@@ -253,10 +253,7 @@ impl World {
                 set_decel(d, m, &self.physics, h);
                 glide_to(d, m, end, h);
             } else {
-                for _ in 0..n {
-                    set_decel(d, m, &self.physics, h);
-                    advance_quiet(d, m, h);
-                }
+                glide_spinning(d, m, &self.physics, h, n);
                 anchor_at(d, m, end);
             }
         }
