@@ -306,6 +306,16 @@ impl FrictionTable {
         if v == 0.0 {
             return (0.0, TWO_THIRDS);
         }
+        self.interpolate(v, u)
+    }
+
+    /// [`FrictionTable::factors`] without the two limit tests: the same bits for any
+    /// `v >= 0`, `u >= 0` but not both zero. (At `u = 0`, `x = n` lands on the last node,
+    /// `f[n - 1] + (1 - f[n - 1]) = 1` and `t[n - 1] + (0 - t[n - 1]) = 0` exactly; at
+    /// `v = 0`, `x = 0` gives `f[0] + 0 = 0` and `t[0] + 0 = 2/3`.) For a caller that knows
+    /// the disc slides.
+    #[inline(always)]
+    pub(crate) fn interpolate(&self, v: f64, u: f64) -> (f64, f64) {
         let n = TABLE_INTERVALS;
         // Position in [0, n]: (d + 1) n / 2 with d + 1 = 2 v / (v + u).
         let x = v * n as f64 / (v + u);

@@ -128,11 +128,14 @@ pub(crate) fn advance_quiet(disc: &mut Disc, m: &mut Motion, tau: f64) {
 /// order, so the same bits. Only what the next round reads is carried from one round to the
 /// next (speed, spin magnitude, centre, clearance, all in registers); the velocity vector
 /// and the decelerations are written once at the end (each round overwrites them without
-/// reading them), and the table and the constants are fetched once. A spinning disc has
-/// no closed form over several steps (its decelerations depend on `|v| / (R |w|)`, which
-/// changes every step), so this loop, a handful of flops and two table lookups a step, is
-/// what a quiet step of a spinning disc costs. The caller guarantees the steps are quiet:
-/// neither the slide nor the spin ends within them (`World::quiet_steps_ahead`).
+/// reading them), and the table and the constants are fetched once. While the disc slides
+/// and spins (`v > 0`, `|w| > 0`, which a quiet run keeps) the limit tests of the table
+/// lookup are known to fail and are left out (`FrictionTable::interpolate`); a disc
+/// spinning in place takes the rounds as they are written. A spinning disc has no closed
+/// form over several steps (its decelerations depend on `|v| / (R |w|)`, which changes
+/// every step), so this loop, a handful of flops and two table lookups a step, is what a
+/// quiet step of a spinning disc costs. The caller guarantees the steps are quiet: neither
+/// the slide nor the spin ends within them (`World::quiet_steps_ahead`).
 pub(crate) fn glide_spinning(disc: &mut Disc, m: &mut Motion, physics: &Physics, h: f64, n: u64) {
     debug_assert!(disc.spin != 0.0);
     let table = friction_table();
@@ -141,26 +144,26 @@ pub(crate) fn glide_spinning(disc: &mut Disc, m: &mut Motion, physics: &Physics,
     let half_h = 0.5 * h;
     let (mut v, mut w, mut pos, mut clearance) = (m.speed, disc.spin.abs(), disc.pos, m.clearance);
     let (mut decel, mut spin_decel) = (m.decel, m.spin_decel);
-    for _ in 0..n {
-        // set_decel (u = R |w| > 0: the spin does not end within a quiet step).
-        let (f0, t0) = table.factors(v, radius * w);
+    let mut left = n;
+    while left > 0 && v > 0.0 && w > 0.0 {
+        // set_decel, with v > 0 (so v + u > 0).
+        let (f0, t0) = table.interpolate(v, radius * w);
         let v_mid = v - half_h * (mu_g * f0);
         let w_mid = w - half_h * (spin_scale * t0);
-        let (f, t) = if v > 0.0 && v_mid > 0.0 && w_mid > 0.0 {
-            table.factors(v_mid, radius * w_mid)
+        let (f, t) = if v_mid > 0.0 && w_mid > 0.0 {
+            table.interpolate(v_mid, radius * w_mid)
         } else {
             (f0, t0)
         };
         decel = mu_g * f;
         spin_decel = spin_scale * t;
-        // advance_quiet.
-        if v > 0.0 {
-            let s = h * (v - 0.5 * decel * h);
-            pos += dir * s;
-            v -= decel * h;
-            clearance -= s;
-        }
+        // advance_quiet, with v > 0.
+        let s = h * (v - 0.5 * decel * h);
+        pos += dir * s;
+        v -= decel * h;
+        clearance -= s;
         w -= spin_decel * h;
+        left -= 1;
     }
     disc.pos = pos;
     // spin + dw = -(|spin| - dw) exactly for a negative spin: rounding is symmetric.
@@ -172,6 +175,11 @@ pub(crate) fn glide_spinning(disc: &mut Disc, m: &mut Motion, physics: &Physics,
         disc.vel = dir * v;
     }
     m.clearance = clearance;
+    // Spinning in place (or a run that is not quiet after all): the rounds as written.
+    for _ in 0..left {
+        set_decel(disc, m, physics, h);
+        advance_quiet(disc, m, h);
+    }
 }
 
 /// Advances a moving disc by `tau` in closed form and uses up its clearance.
