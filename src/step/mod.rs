@@ -37,8 +37,8 @@ use crate::disc::{DiscId, DiscState};
 use crate::limits::{Limit, MAX_EVENTS_PER_SHOT};
 use crate::step::event::{Event, EventKind};
 use crate::step::friction::{
-    advance, advance_quiet, anchor_at, glide_spinning, glide_to, set_decel, slide_distance,
-    slide_stop_time, speed_after_glide, spin_stop_time, sync,
+    Spinner, advance, advance_quiet, anchor_at, glide_spinners, glide_spinning, glide_to,
+    set_decel, slide_distance, slide_stop_time, speed_after_glide, spin_stop_time, sync,
 };
 use crate::world::World;
 use glam::DVec2;
@@ -256,21 +256,55 @@ impl World {
     /// Takes `n` quiet steps (see [`World::quiet_steps_ahead`]): exactly the state of `n`
     /// calls to [`World::step`] that each found the step quiet, without the checks. A disc
     /// without spin costs one closed-form advance from its anchor whatever `n` is; a
-    /// spinning disc is stepped `n` times (its decelerations change from step to step).
+    /// spinning disc is stepped `n` times (its decelerations change from step to step),
+    /// up to four of them side by side (`glide_spinners`: their steps are chains of
+    /// dependent operations, which the processor overlaps when the discs are interleaved).
     pub(crate) fn glide(&mut self, n: u64) {
         let (h, end) = (self.physics.dt, self.steps + n);
+        let mut group = [0; 4];
+        let mut len = 0;
         for k in 0..self.moving.len() {
             let i = self.moving[k];
             let (d, m) = (&mut self.discs[i], &mut self.motion[i]);
             if d.spin == 0.0 {
                 set_decel(d, m, &self.physics, h);
                 glide_to(d, m, end, h);
+            } else if Spinner::load(d, m).slides() {
+                group[len] = i;
+                len += 1;
+                if len == group.len() {
+                    self.glide_spinners(&group, n);
+                    len = 0;
+                }
             } else {
                 glide_spinning(d, m, &self.physics, h, n);
                 anchor_at(d, m, end);
             }
         }
+        match len {
+            1 => self.glide_spinners(&[group[0]], n),
+            2 => self.glide_spinners(&[group[0], group[1]], n),
+            3 => self.glide_spinners(&[group[0], group[1], group[2]], n),
+            _ => {}
+        }
         self.steps = end;
+    }
+
+    /// `n` quiet steps of the sliding and spinning discs `ids`, side by side (see
+    /// `glide_spinners`); a disc that stops sliding or spinning before the others (not in a
+    /// quiet run) finishes on its own. Each disc's anchor is set at the run's end.
+    fn glide_spinners<const L: usize>(&mut self, ids: &[DiscId; L], n: u64) {
+        let (h, end) = (self.physics.dt, self.steps + n);
+        let mut lanes = ids.map(|i| Spinner::load(&self.discs[i], &self.motion[i]));
+        let done = glide_spinners(&mut lanes, &self.physics, h, n);
+        for (lane, &i) in lanes.iter().zip(ids) {
+            let (d, m) = (&mut self.discs[i], &mut self.motion[i]);
+            if done > 0 {
+                lane.store(d, m);
+            }
+            glide_spinning(d, m, &self.physics, h, n - done);
+            anchor_at(d, m, end);
+        }
     }
 
     /// Advances every moving disc by `tau` in closed form.
