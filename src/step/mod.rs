@@ -94,9 +94,22 @@ impl World {
     }
 
     /// Looks for a run of certainly quiet steps from now; records its end.
+    ///
+    /// When a disc alone leaves no quiet step because its slide or its spin could end
+    /// within three steps (`quiet_steps_ahead`'s bounds `v / (mu g h) - 2` and
+    /// `|w| / (alpha_max h) - 2`), the same bound is below 1 at every later boundary until
+    /// something other than friction changes that disc: through quiet steps its speed and
+    /// spin only fall, and it keeps moving. So no proof is tried again until a step with
+    /// events (`World::unprovable`, cleared by `eventful_step`'s event loop): the same
+    /// steps are taken the same way, without the proof's pass over the discs and pairs.
     #[inline]
     pub(crate) fn prove_quiet(&mut self) {
-        self.quiet_until = self.steps + self.quiet_steps_ahead(QUIET_RUN_LIMIT);
+        if self.unprovable {
+            return;
+        }
+        let (k, ending) = self.quiet_steps_ahead(QUIET_RUN_LIMIT);
+        self.quiet_until = self.steps + k;
+        self.unprovable = ending;
     }
 
     /// A step not known to be quiet: stages 2-6.
@@ -107,6 +120,7 @@ impl World {
             self.steps += 1;
             return;
         }
+        self.unprovable = false;
         self.event_loop(h, t0);
         self.separate_pressed();
         self.steps += 1;
@@ -197,24 +211,29 @@ impl World {
     /// largest decelerations friction can give (`mu g`, and `(2/3) mu m g R / I` for spin),
     /// the first step's speed as the most any step covers, and for a pair of moving discs
     /// also their approach along the line of centres; each is conservative by two steps,
-    /// so rounding cannot make one of them eventful. 0 when unsure.
-    pub(crate) fn quiet_steps_ahead(&self, limit: u64) -> u64 {
+    /// so rounding cannot make one of them eventful. 0 when unsure. Also says whether a
+    /// disc's slide or spin is about to end (its own bound is below 1; see
+    /// [`World::prove_quiet`]).
+    pub(crate) fn quiet_steps_ahead(&self, limit: u64) -> (u64, bool) {
         let h = self.physics.dt;
         let mu_g = self.physics.board_friction * self.physics.gravity;
         let mut k = limit as f64;
+        // The least of the bounds on the slides and spins ending (they only fall).
+        let mut ending = k;
         for &i in &self.moving {
             let (d, m) = (&self.discs[i], &self.motion[i]);
             if m.speed > 0.0 {
-                k = k.min(m.speed / (mu_g * h) - 2.0);
+                ending = ending.min(m.speed / (mu_g * h) - 2.0);
                 k = k.min((m.clearance - CONTACT_SKIN) / (h * m.speed) - 2.0);
             }
             if d.spin != 0.0 {
                 let max_spin_decel = (2.0 / 3.0) * m.spin_scale;
-                k = k.min(d.spin.abs() / (max_spin_decel * h) - 2.0);
+                ending = ending.min(d.spin.abs() / (max_spin_decel * h) - 2.0);
             }
         }
+        k = k.min(ending);
         if k < 1.0 {
-            return 0; // the pairs can only lower it
+            return (0, ending < 1.0); // the pairs can only lower it
         }
         // A pair whose gap covers `k + 2` steps at its closing speed cannot lower `k` (its
         // bound below is at least `gap / closing / h - 2`): it is passed over on its squared
@@ -250,7 +269,7 @@ impl World {
                 k = k.min((gap / closing).max(t_part) / h - 2.0);
             }
         }
-        if k >= 1.0 { k as u64 } else { 0 }
+        (if k >= 1.0 { k as u64 } else { 0 }, false)
     }
 
     /// Takes `n` quiet steps (see [`World::quiet_steps_ahead`]): exactly the state of `n`
