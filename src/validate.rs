@@ -268,8 +268,16 @@ pub fn check_disc_lazy(
             ),
         ));
     }
+    // Overlaps: a body whose squared distance exceeds the square of the sum of the radii
+    // overlaps by at most rounding (far below the tolerance), so only the others have
+    // their distance taken (every shot checks its discs against each other).
     for (k, c) in board.pegs.iter().enumerate() {
-        let overlap = d.radius + board.peg_radius - (d.pos - *c).length();
+        let sigma = d.radius + board.peg_radius;
+        let dist2 = (d.pos - *c).length_squared();
+        if dist2 > sigma * sigma {
+            continue;
+        }
+        let overlap = sigma - dist2.sqrt();
         if overlap > PLACEMENT_TOLERANCE {
             return Err(InputError::new(
                 at("pos"),
@@ -281,7 +289,12 @@ pub fn check_disc_lazy(
         if !o.on_board() {
             continue;
         }
-        let overlap = d.radius + o.radius - (d.pos - o.pos).length();
+        let sigma = d.radius + o.radius;
+        let dist2 = (d.pos - o.pos).length_squared();
+        if dist2 > sigma * sigma {
+            continue;
+        }
+        let overlap = sigma - dist2.sqrt();
         if overlap > PLACEMENT_TOLERANCE {
             return Err(InputError::new(
                 at("pos"),
