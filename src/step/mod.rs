@@ -18,11 +18,16 @@
 //!    centres, so no state between steps has bodies sunk into each other.
 //! 6. **Clock**: `steps += 1`.
 //!
-//! A disc far from everything costs one closed-form advance per quiet run (without spin:
-//! its state after any number of quiet steps is one advance from its `Anchor`, see
-//! `state.rs`) or per step (spinning): its clearance
-//! (distance to the nearest peg, resting disc, window edge or surface edge) is consumed by
-//! travel, and only when it runs short are those bodies looked at.
+//! Runs of steps proved quiet in advance (`World::quiet_steps_ahead`) skip stages 2-6 and
+//! are taken by `World::glide`, with exactly the arithmetic of stages 2 and 3. A disc far
+//! from everything costs one closed-form advance per quiet run (without spin: its state
+//! after any number of quiet steps is one advance from its `Anchor`, see `state.rs`) or a
+//! few flops and two table lookups per step (spinning: `friction::glide_spinners`, which
+//! steps up to four spinning discs side by side so that the processor overlaps their
+//! chains of dependent operations): its clearance (distance to the nearest peg, resting
+//! disc, window edge or surface edge) is consumed by travel, and only when it runs short
+//! are those bodies looked at. While a disc's slide or spin is about to end no proof is
+//! tried (`World::prove_quiet`), and each step goes through stage 3.
 
 pub(crate) mod contact;
 pub mod event;
