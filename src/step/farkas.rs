@@ -539,4 +539,33 @@ mod tests {
             tabulated_friction_factors(3.0, 7.0)
         );
     }
+
+    /// `FrictionTable::interpolate` (no limit tests, what a sliding and spinning disc's
+    /// step uses) gives the bits of `FrictionTable::factors` wherever `v + u > 0`: at
+    /// `u = 0` (also `u` lost to rounding next to `v`), at `v = 0`, on nodes and between.
+    #[test]
+    fn interpolation_without_the_limit_tests_is_the_same_bits() {
+        let table = friction_table();
+        let mut cases = vec![
+            (1.0, 0.0),
+            (0.3, 1e-300),
+            (0.3, 1e-18),
+            (0.0, 0.7),
+            (0.0, 1e-300),
+        ];
+        for k in 0..=4096 {
+            let v = k as f64 / 4096.0;
+            cases.push((v, 1.0 - v));
+            cases.push((v * 0.37, (1.0 - v) * 5.1));
+            cases.push((v + 1e-9, 0.25));
+        }
+        for (v, u) in cases {
+            let (a, b) = (table.interpolate(v, u), table.factors(v, u));
+            assert_eq!(
+                (a.0.to_bits(), a.1.to_bits()),
+                (b.0.to_bits(), b.1.to_bits()),
+                "v = {v}, u = {u}"
+            );
+        }
+    }
 }
