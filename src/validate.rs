@@ -12,32 +12,61 @@ pub const PLACEMENT_TOLERANCE: f64 = 1e-9;
 
 pub use crate::limits::MAX_STEPS;
 
+// The checks below run for every shot (each shot's world checks its board, physics and
+// discs), so each is an inlined test with the error built out of line, only when it fails.
+
+#[inline]
 fn finite(field: &str, x: f64) -> Result<(), InputError> {
     if x.is_finite() {
         Ok(())
     } else {
-        Err(InputError::new(
-            field,
-            format!("must be a finite number, got {}", num(x)),
-        ))
+        not_finite(field, x)
     }
 }
 
+#[cold]
+fn not_finite(field: &str, x: f64) -> Result<(), InputError> {
+    Err(InputError::new(
+        field,
+        format!("must be a finite number, got {}", num(x)),
+    ))
+}
+
+#[inline]
 fn positive(field: &str, x: f64) -> Result<(), InputError> {
-    finite(field, x)?;
-    if x > 0.0 {
+    if x.is_finite() && x > 0.0 {
         Ok(())
     } else {
-        Err(InputError::new(
-            field,
-            format!("must be positive, got {}", num(x)),
-        ))
+        not_positive(field, x)
     }
+}
+
+#[cold]
+fn not_positive(field: &str, x: f64) -> Result<(), InputError> {
+    finite(field, x)?;
+    Err(InputError::new(
+        field,
+        format!("must be positive, got {}", num(x)),
+    ))
 }
 
 /// `x` within `[lo, hi]`: the physical range in which the engine's arithmetic stays exact
-/// enough (no underflow of inertias or impulses, no overflow of squared lengths).
+/// enough (no underflow of inertias or impulses, no overflow of squared lengths). `lo` and
+/// `hi` are finite, so `x` in `[lo, hi]` is also finite, positive if `lo > 0` and not
+/// negative if `lo = 0`: that one test passes exactly what the checks of `out_of_range`
+/// pass.
+#[inline]
 fn in_range(field: &str, x: f64, lo: f64, hi: f64, unit: &str) -> Result<(), InputError> {
+    if (lo..=hi).contains(&x) {
+        Ok(())
+    } else {
+        out_of_range(field, x, lo, hi, unit)
+    }
+}
+
+/// The error of [`in_range`]: which of its conditions `x` fails first.
+#[cold]
+fn out_of_range(field: &str, x: f64, lo: f64, hi: f64, unit: &str) -> Result<(), InputError> {
     finite(field, x)?;
     if lo > 0.0 {
         positive(field, x)?;
@@ -101,6 +130,11 @@ pub fn check_board(b: &Board) -> Result<(), InputError> {
     in_range("board.line_width", b.line_width, 0.0, hi, " m")?;
     in_range("board.peg_radius", b.peg_radius, lo, hi, " m")?;
     for (k, p) in b.pegs.iter().enumerate() {
+        // What `in_range` accepts here (finite and within [-hi, hi]); the field's name is
+        // only built for the error (every shot's world checks its board).
+        if (-hi..=hi).contains(&p.x) && (-hi..=hi).contains(&p.y) {
+            continue;
+        }
         let field = format!("board.pegs[{k}]");
         in_range(&field, p.x, -hi, hi, " m")?;
         in_range(&field, p.y, -hi, hi, " m")?;
@@ -234,8 +268,16 @@ pub fn check_disc_lazy(
             ),
         ));
     }
+    // Overlaps: a body whose squared distance exceeds the square of the sum of the radii
+    // overlaps by at most rounding (far below the tolerance), so only the others have
+    // their distance taken (every shot checks its discs against each other).
     for (k, c) in board.pegs.iter().enumerate() {
-        let overlap = d.radius + board.peg_radius - (d.pos - *c).length();
+        let sigma = d.radius + board.peg_radius;
+        let dist2 = (d.pos - *c).length_squared();
+        if dist2 > sigma * sigma {
+            continue;
+        }
+        let overlap = sigma - dist2.sqrt();
         if overlap > PLACEMENT_TOLERANCE {
             return Err(InputError::new(
                 at("pos"),
@@ -247,7 +289,12 @@ pub fn check_disc_lazy(
         if !o.on_board() {
             continue;
         }
-        let overlap = d.radius + o.radius - (d.pos - o.pos).length();
+        let sigma = d.radius + o.radius;
+        let dist2 = (d.pos - o.pos).length_squared();
+        if dist2 > sigma * sigma {
+            continue;
+        }
+        let overlap = sigma - dist2.sqrt();
         if overlap > PLACEMENT_TOLERANCE {
             return Err(InputError::new(
                 at("pos"),

@@ -30,6 +30,10 @@ pub struct World {
     /// Steps before this one are proved quiet (`World::quiet_steps_ahead`): stepping by
     /// hand and `run` glide through them alike. Reset when a disc is added.
     pub(crate) quiet_until: u64,
+    /// The last proof found a disc whose slide or spin is about to end: no proof can
+    /// succeed before a step with events, so none is tried (`World::prove_quiet`). Cleared
+    /// by a step with events and when a disc is added.
+    pub(crate) unprovable: bool,
     /// Absolute time at which the last disc stopped or left the surface.
     pub(crate) settle_time: f64,
     /// Steps that hit `max_events_per_step` and finished without further contacts.
@@ -68,6 +72,7 @@ impl World {
             events: Vec::new(),
             steps: 0,
             quiet_until: 0,
+            unprovable: false,
             settle_time: 0.0,
             capped_steps: 0,
             stopped_by: None,
@@ -132,6 +137,7 @@ impl World {
             self.moving.push(id); // ids grow, so `moving` stays sorted
         }
         self.quiet_until = 0;
+        self.unprovable = false;
         Ok(id)
     }
 

@@ -252,26 +252,83 @@ pub fn friction_factors(v: f64, u: f64) -> (f64, f64) {
 /// `d = (v - u) / (v + u)` over `[-1, 1]`.
 pub const TABLE_INTERVALS: usize = 2048;
 
-/// Node values of [`friction_factors`] at `d_k = -1 + 2 k / TABLE_INTERVALS`.
-struct Table {
-    f: Vec<f64>,
-    t: Vec<f64>,
+/// The table [`tabulated_friction_factors`] interpolates: for each interval `k`, the node
+/// values of [`friction_factors`] at `d_k = -1 + 2 k / TABLE_INTERVALS` and their
+/// differences to the next node's (`df = f[k + 1] - f[k]`, rounded once when the table is
+/// built, so the interpolation `f[k] + w df` is the same bits as `f[k] + w (f[k + 1] - f[k])`).
+/// One interval's four numbers sit together: one cache line serves a lookup.
+pub(crate) struct FrictionTable {
+    nodes: Box<[Node; TABLE_INTERVALS]>,
 }
 
-fn table() -> &'static Table {
-    static TABLE: std::sync::OnceLock<Table> = std::sync::OnceLock::new();
+#[derive(Clone, Copy, Default)]
+struct Node {
+    f: f64,
+    df: f64,
+    t: f64,
+    dt: f64,
+}
+
+/// The table, built on first use with the same `+ - * /` arithmetic on every machine.
+pub(crate) fn friction_table() -> &'static FrictionTable {
+    static TABLE: std::sync::OnceLock<FrictionTable> = std::sync::OnceLock::new();
     TABLE.get_or_init(|| {
         let n = TABLE_INTERVALS;
-        let (mut f, mut t) = (Vec::with_capacity(n + 1), Vec::with_capacity(n + 1));
-        for k in 0..=n {
-            // v + u = 1, v - u = d: the node's (v, u) in exact halves of [0, 1].
+        // v + u = 1, v - u = d: the node's (v, u) in exact halves of [0, 1].
+        let value = |k: usize| {
             let v = k as f64 / n as f64;
-            let (fk, tk) = friction_factors(v, 1.0 - v);
-            f.push(fk);
-            t.push(tk);
+            friction_factors(v, 1.0 - v)
+        };
+        let mut nodes = Box::new([Node::default(); TABLE_INTERVALS]);
+        let mut here = value(0);
+        for (k, node) in nodes.iter_mut().enumerate() {
+            let next = value(k + 1);
+            *node = Node {
+                f: here.0,
+                df: next.0 - here.0,
+                t: here.1,
+                dt: next.1 - here.1,
+            };
+            here = next;
         }
-        Table { f, t }
+        FrictionTable { nodes }
     })
+}
+
+impl FrictionTable {
+    /// [`tabulated_friction_factors`] on this table (a caller in a loop fetches the
+    /// table once).
+    #[inline(always)]
+    pub(crate) fn factors(&self, v: f64, u: f64) -> (f64, f64) {
+        if u == 0.0 {
+            return (1.0, 0.0);
+        }
+        if v == 0.0 {
+            return (0.0, TWO_THIRDS);
+        }
+        self.interpolate(v, u)
+    }
+
+    /// [`FrictionTable::factors`] without the two limit tests: the same bits for any
+    /// `v >= 0`, `u >= 0` but not both zero. (At `u = 0`, `x = n` lands on the last node,
+    /// `f[n - 1] + (1 - f[n - 1]) = 1` and `t[n - 1] + (0 - t[n - 1]) = 0` exactly; at
+    /// `v = 0`, `x = 0` gives `f[0] + 0 = 0` and `t[0] + 0 = 2/3`.) For a caller that knows
+    /// the disc slides.
+    #[inline(always)]
+    pub(crate) fn interpolate(&self, v: f64, u: f64) -> (f64, f64) {
+        let n = TABLE_INTERVALS;
+        // Position in [0, n]: (d + 1) n / 2 with d + 1 = 2 v / (v + u).
+        let x = v * n as f64 / (v + u);
+        // x is in [0, n], so any integer conversion truncates it exactly. A signed 64-bit
+        // one compiles to one instruction with its range checks (NaN, overflow) done beside
+        // it, while an unsigned one clamps x first, in line: this lookup is most of a
+        // spinning disc's step, whose time is the length of its chain of dependent
+        // operations, and the clamp made that chain 7% longer.
+        let k = (x as i64).min(n as i64 - 1);
+        let w = x - k as f64;
+        let node = &self.nodes[k as usize];
+        (node.f + w * node.df, node.t + w * node.dt)
+    }
 }
 
 /// [`friction_factors`] as the step uses it: linear interpolation in
@@ -283,22 +340,7 @@ fn table() -> &'static Table {
 /// monotone and interpolation between them is too), and both limits stay exact.
 #[inline]
 pub fn tabulated_friction_factors(v: f64, u: f64) -> (f64, f64) {
-    if u == 0.0 {
-        return (1.0, 0.0);
-    }
-    if v == 0.0 {
-        return (0.0, TWO_THIRDS);
-    }
-    let n = TABLE_INTERVALS;
-    // Position in [0, n]: (d + 1) n / 2 with d + 1 = 2 v / (v + u).
-    let x = v * n as f64 / (v + u);
-    // x is in [0, n]: a 32-bit conversion is exact and cheaper than a 64-bit one.
-    let k = (x as u32 as usize).min(n - 1);
-    let w = x - k as f64;
-    let tab = table();
-    let f = tab.f[k] + w * (tab.f[k + 1] - tab.f[k]);
-    let t = tab.t[k] + w * (tab.t[k + 1] - tab.t[k]);
-    (f, t)
+    friction_table().factors(v, u)
 }
 
 #[cfg(test)]
@@ -496,5 +538,34 @@ mod tests {
             tabulated_friction_factors(0.3, 0.7),
             tabulated_friction_factors(3.0, 7.0)
         );
+    }
+
+    /// `FrictionTable::interpolate` (no limit tests, what a sliding and spinning disc's
+    /// step uses) gives the bits of `FrictionTable::factors` wherever `v + u > 0`: at
+    /// `u = 0` (also `u` lost to rounding next to `v`), at `v = 0`, on nodes and between.
+    #[test]
+    fn interpolation_without_the_limit_tests_is_the_same_bits() {
+        let table = friction_table();
+        let mut cases = vec![
+            (1.0, 0.0),
+            (0.3, 1e-300),
+            (0.3, 1e-18),
+            (0.0, 0.7),
+            (0.0, 1e-300),
+        ];
+        for k in 0..=4096 {
+            let v = k as f64 / 4096.0;
+            cases.push((v, 1.0 - v));
+            cases.push((v * 0.37, (1.0 - v) * 5.1));
+            cases.push((v + 1e-9, 0.25));
+        }
+        for (v, u) in cases {
+            let (a, b) = (table.interpolate(v, u), table.factors(v, u));
+            assert_eq!(
+                (a.0.to_bits(), a.1.to_bits()),
+                (b.0.to_bits(), b.1.to_bits()),
+                "v = {v}, u = {u}"
+            );
+        }
     }
 }

@@ -21,7 +21,7 @@
 
 use crate::disc::Disc;
 use crate::params::Physics;
-use crate::step::farkas::tabulated_friction_factors as friction_factors;
+use crate::step::farkas::{FrictionTable, friction_table};
 use crate::step::state::{Anchor, Motion};
 use glam::DVec2;
 
@@ -47,13 +47,14 @@ pub(crate) fn set_decel(disc: &Disc, m: &mut Motion, physics: &Physics, window: 
         return;
     }
     let spin_scale = m.spin_scale;
-    let (f0, t0) = friction_factors(v, u);
+    let table = friction_table();
+    let (f0, t0) = table.factors(v, u);
     let (a0, al0) = (mu_g * f0, spin_scale * t0);
     // Midpoint predictor; if either part would stop in the first half, keep the start values.
     let v_mid = v - 0.5 * window * a0;
     let w_mid = disc.spin.abs() - 0.5 * window * al0;
     let (f, t) = if v > 0.0 && v_mid > 0.0 && w_mid > 0.0 {
-        friction_factors(v_mid, disc.radius * w_mid)
+        table.factors(v_mid, disc.radius * w_mid)
     } else {
         (f0, t0)
     };
@@ -122,6 +123,139 @@ pub(crate) fn advance_quiet(disc: &mut Disc, m: &mut Motion, tau: f64) {
     }
 }
 
+/// What a quiet step of a spinning disc reads and writes, carried from one step to the next
+/// in registers (see [`glide_spinners`]): speed, spin magnitude, centre, clearance and the
+/// decelerations of the last step.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Spinner {
+    v: f64,
+    w: f64,
+    pos: DVec2,
+    clearance: f64,
+    decel: f64,
+    spin_decel: f64,
+    dir: DVec2,
+    radius: f64,
+    spin_scale: f64,
+    negative: bool,
+}
+
+impl Spinner {
+    /// A spinning disc's state.
+    #[inline]
+    pub(crate) fn load(disc: &Disc, m: &Motion) -> Spinner {
+        Spinner {
+            v: m.speed,
+            w: disc.spin.abs(),
+            pos: disc.pos,
+            clearance: m.clearance,
+            decel: m.decel,
+            spin_decel: m.spin_decel,
+            dir: m.dir,
+            radius: disc.radius,
+            spin_scale: m.spin_scale,
+            negative: disc.spin < 0.0,
+        }
+    }
+
+    /// Whether it slides and spins, so that [`glide_spinners`] may step it.
+    #[inline]
+    pub(crate) fn slides(&self) -> bool {
+        self.v > 0.0 && self.w > 0.0
+    }
+
+    /// Writes the state back after at least one step of [`glide_spinners`] (each step sets
+    /// the velocity to `dir * speed`; a negative spin is `-(|spin| - dw)`, the same bits
+    /// as `spin + dw`: rounding is symmetric).
+    #[inline]
+    pub(crate) fn store(&self, disc: &mut Disc, m: &mut Motion) {
+        disc.pos = self.pos;
+        disc.vel = self.dir * self.v;
+        disc.spin = if self.negative { -self.w } else { self.w };
+        m.speed = self.v;
+        m.clearance = self.clearance;
+        m.decel = self.decel;
+        m.spin_decel = self.spin_decel;
+    }
+
+    /// One round of [`set_decel`] and [`advance_quiet`] for a disc that slides and spins:
+    /// the same operations in the same order (the limit tests of the table lookup, which
+    /// fail when `v > 0`, left out).
+    #[inline(always)]
+    fn step(&mut self, table: &FrictionTable, mu_g: f64, h: f64, half_h: f64) {
+        let (v, w) = (self.v, self.w);
+        let (f0, t0) = table.interpolate(v, self.radius * w);
+        let v_mid = v - half_h * (mu_g * f0);
+        let w_mid = w - half_h * (self.spin_scale * t0);
+        let (f, t) = if v_mid > 0.0 && w_mid > 0.0 {
+            table.interpolate(v_mid, self.radius * w_mid)
+        } else {
+            (f0, t0)
+        };
+        self.decel = mu_g * f;
+        self.spin_decel = self.spin_scale * t;
+        let s = h * (v - 0.5 * self.decel * h);
+        self.pos += self.dir * s;
+        self.v = v - self.decel * h;
+        self.clearance -= s;
+        self.w = w - self.spin_decel * h;
+    }
+}
+
+/// Quiet steps of length `h` of `L` spinning discs at once, each exactly rounds of
+/// [`set_decel`] and [`advance_quiet`] (the same operations on the same values in the same
+/// order, so the same bits), for up to `n` steps and while every disc slides and spins;
+/// returns the steps taken. Only what the next round reads is carried from round to round,
+/// in registers; the table and the constants are fetched once.
+///
+/// A spinning disc has no closed form over several steps (its decelerations depend on
+/// `|v| / (R |w|)`, which changes every step), and its step is a chain of dependent
+/// operations: two divisions and two lookups, each waiting on the last. One disc's run is
+/// therefore bound by that chain's latency, not by the work, and the discs of a quiet run
+/// are independent of each other, so stepping `L` of them side by side lets the processor
+/// overlap their chains (the order in which independent discs are stepped changes no bit).
+/// The caller guarantees the steps are quiet: neither the slide nor the spin ends within
+/// them (`World::quiet_steps_ahead`).
+#[inline]
+pub(crate) fn glide_spinners<const L: usize>(
+    lanes: &mut [Spinner; L],
+    physics: &Physics,
+    h: f64,
+    n: u64,
+) -> u64 {
+    let table = friction_table();
+    let mu_g = physics.board_friction * physics.gravity;
+    let half_h = 0.5 * h;
+    let mut done = 0;
+    while done < n && lanes.iter().all(Spinner::slides) {
+        for lane in lanes.iter_mut() {
+            lane.step(table, mu_g, h, half_h);
+        }
+        done += 1;
+    }
+    done
+}
+
+/// `n` quiet steps of length `h` of one spinning disc: [`glide_spinners`] while it slides
+/// and spins, then (a disc spinning in place, or a run that is not quiet after all) the
+/// rounds of [`set_decel`] and [`advance_quiet`] as they are written.
+pub(crate) fn glide_spinning(disc: &mut Disc, m: &mut Motion, physics: &Physics, h: f64, n: u64) {
+    debug_assert!(disc.spin != 0.0);
+    let mut left = n;
+    let mut lane = [Spinner::load(disc, m)];
+    if lane[0].slides() {
+        let done = glide_spinners(&mut lane, physics, h, n);
+        if done > 0 {
+            lane[0].store(disc, m);
+        }
+        left -= done;
+    }
+    for _ in 0..left {
+        set_decel(disc, m, physics, h);
+        advance_quiet(disc, m, h);
+    }
+}
+
 /// Advances a moving disc by `tau` in closed form and uses up its clearance.
 #[inline]
 pub(crate) fn advance(disc: &mut Disc, m: &mut Motion, tau: f64) {
@@ -187,4 +321,118 @@ pub(crate) fn glide_to(disc: &mut Disc, m: &mut Motion, step: u64, h: f64) {
     m.speed = a.speed - m.decel * t;
     disc.vel = m.dir * m.speed;
     m.clearance = a.clearance - s;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A disc of the default physics flicked with `vel` and `spin`, and its motion.
+    fn flicked(vel: DVec2, spin: f64, physics: &Physics) -> (Disc, Motion) {
+        let disc = Disc::at_rest(
+            0,
+            DVec2::new(0.01, -0.2),
+            physics.disc_radius,
+            physics.disc_mass,
+        )
+        .flicked(vel, spin);
+        let mut m = Motion {
+            clearance: 0.5,
+            spin_scale: spin_scale(&disc, physics),
+            ..Motion::default()
+        };
+        sync(&disc, &mut m);
+        (disc, m)
+    }
+
+    /// The bits a step's outcome is compared on.
+    fn bits(d: &Disc, m: &Motion) -> [u64; 9] {
+        [
+            d.pos.x,
+            d.pos.y,
+            d.vel.x,
+            d.vel.y,
+            d.spin,
+            m.speed,
+            m.clearance,
+            m.decel,
+            m.spin_decel,
+        ]
+        .map(f64::to_bits)
+    }
+
+    /// The spinning discs of the tests: slides from fast to slow, spins of either sign,
+    /// spin-dominated and slide-dominated ratios.
+    const SLIDING: [(DVec2, f64); 4] = [
+        (DVec2::new(0.3, 1.1), 5.0),
+        (DVec2::new(-0.05, 0.02), -40.0),
+        (DVec2::new(2.0, 0.0), 0.7),
+        (DVec2::new(0.0, -0.4), -1.5),
+    ];
+
+    /// `glide_spinning` over `n` steps lands on the bits of `n` rounds of `set_decel` and
+    /// `advance_quiet` (what a quiet step of a spinning disc is defined to be), for slides
+    /// from fast to nearly stopped, spins of either sign, spin-dominated and slide-dominated
+    /// ratios, and a disc spinning in place; every `n` up to 64, then every 97th up to where
+    /// the slide or spin would end within a step.
+    #[test]
+    fn glide_spinning_is_the_steps_bit_for_bit() {
+        let physics = Physics::default();
+        let h = physics.dt;
+        for (vel, spin) in SLIDING.into_iter().chain([(DVec2::ZERO, 12.0)]) {
+            let (mut d_ref, mut m_ref) = flicked(vel, spin, &physics);
+            for n in 1..=3000u64 {
+                set_decel(&d_ref, &mut m_ref, &physics, h);
+                let ends = (m_ref.speed > 0.0 && m_ref.decel * h >= m_ref.speed)
+                    || m_ref.spin_decel * h >= d_ref.spin.abs();
+                if ends {
+                    assert!(n > 100, "{vel} {spin}: only {n} steps");
+                    break;
+                }
+                advance_quiet(&mut d_ref, &mut m_ref, h);
+                if n > 64 && n % 97 != 0 {
+                    continue;
+                }
+                let (mut d, mut m) = flicked(vel, spin, &physics);
+                glide_spinning(&mut d, &mut m, &physics, h, n);
+                assert_eq!(bits(&d, &m), bits(&d_ref, &m_ref), "{vel} {spin}, n = {n}");
+            }
+        }
+    }
+
+    /// Four discs stepped side by side by `glide_spinners` land on the bits of each stepped
+    /// alone, for runs of 1 step up to as many quiet steps as all four have.
+    #[test]
+    fn spinners_side_by_side_are_each_disc_alone() {
+        let physics = Physics::default();
+        let h = physics.dt;
+        let start = SLIDING.map(|(vel, spin)| flicked(vel, spin, &physics));
+        // The most quiet steps all four have (the shortest lived of them ends first).
+        let quiet = start
+            .iter()
+            .map(|&(mut d, mut m)| {
+                (0u64..)
+                    .find(|_| {
+                        set_decel(&d, &mut m, &physics, h);
+                        let ends = m.decel * h >= m.speed || m.spin_decel * h >= d.spin.abs();
+                        advance_quiet(&mut d, &mut m, h);
+                        ends
+                    })
+                    .unwrap()
+            })
+            .min()
+            .unwrap();
+        assert!(quiet > 100, "{quiet}");
+        for n in [1, 2, 7, quiet / 2, quiet] {
+            let mut lanes = start.map(|(d, m)| Spinner::load(&d, &m));
+            assert_eq!(glide_spinners(&mut lanes, &physics, h, n), n);
+            for (lane, &(d0, m0)) in lanes.iter().zip(&start) {
+                let (mut d, mut m) = (d0, m0);
+                lane.store(&mut d, &mut m);
+                let (mut d_ref, mut m_ref) = (d0, m0);
+                glide_spinning(&mut d_ref, &mut m_ref, &physics, h, n);
+                assert_eq!(bits(&d, &m), bits(&d_ref, &m_ref), "n = {n}");
+            }
+        }
+    }
 }

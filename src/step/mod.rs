@@ -18,11 +18,16 @@
 //!    centres, so no state between steps has bodies sunk into each other.
 //! 6. **Clock**: `steps += 1`.
 //!
-//! A disc far from everything costs one closed-form advance per quiet run (without spin:
-//! its state after any number of quiet steps is one advance from its `Anchor`, see
-//! `state.rs`) or per step (spinning): its clearance
-//! (distance to the nearest peg, resting disc, window edge or surface edge) is consumed by
-//! travel, and only when it runs short are those bodies looked at.
+//! Runs of steps proved quiet in advance (`World::quiet_steps_ahead`) skip stages 2-6 and
+//! are taken by `World::glide`, with exactly the arithmetic of stages 2 and 3. A disc far
+//! from everything costs one closed-form advance per quiet run (without spin: its state
+//! after any number of quiet steps is one advance from its `Anchor`, see `state.rs`) or a
+//! few flops and two table lookups per step (spinning: `friction::glide_spinners`, which
+//! steps up to four spinning discs side by side so that the processor overlaps their
+//! chains of dependent operations): its clearance (distance to the nearest peg, resting
+//! disc, window edge or surface edge) is consumed by travel, and only when it runs short
+//! are those bodies looked at. While a disc's slide or spin is about to end no proof is
+//! tried (`World::prove_quiet`), and each step goes through stage 3.
 
 pub(crate) mod contact;
 pub mod event;
@@ -37,8 +42,8 @@ use crate::disc::{DiscId, DiscState};
 use crate::limits::{Limit, MAX_EVENTS_PER_SHOT};
 use crate::step::event::{Event, EventKind};
 use crate::step::friction::{
-    advance, advance_quiet, anchor_at, glide_to, set_decel, slide_distance, slide_stop_time,
-    speed_after_glide, spin_stop_time, sync,
+    Spinner, advance, advance_quiet, anchor_at, glide_spinners, glide_spinning, glide_to,
+    set_decel, slide_distance, slide_stop_time, speed_after_glide, spin_stop_time, sync,
 };
 use crate::world::World;
 use glam::DVec2;
@@ -98,9 +103,22 @@ impl World {
     }
 
     /// Looks for a run of certainly quiet steps from now; records its end.
+    ///
+    /// When a disc alone leaves no quiet step because its slide or its spin could end
+    /// within three steps (`quiet_steps_ahead`'s bounds `v / (mu g h) - 2` and
+    /// `|w| / (alpha_max h) - 2`), the same bound is below 1 at every later boundary until
+    /// something other than friction changes that disc: through quiet steps its speed and
+    /// spin only fall, and it keeps moving. So no proof is tried again until a step with
+    /// events (`World::unprovable`, cleared by `eventful_step`'s event loop): the same
+    /// steps are taken the same way, without the proof's pass over the discs and pairs.
     #[inline]
     pub(crate) fn prove_quiet(&mut self) {
-        self.quiet_until = self.steps + self.quiet_steps_ahead(QUIET_RUN_LIMIT);
+        if self.unprovable {
+            return;
+        }
+        let (k, ending) = self.quiet_steps_ahead(QUIET_RUN_LIMIT);
+        self.quiet_until = self.steps + k;
+        self.unprovable = ending;
     }
 
     /// A step not known to be quiet: stages 2-6.
@@ -111,6 +129,7 @@ impl World {
             self.steps += 1;
             return;
         }
+        self.unprovable = false;
         self.event_loop(h, t0);
         self.separate_pressed();
         self.steps += 1;
@@ -201,30 +220,48 @@ impl World {
     /// largest decelerations friction can give (`mu g`, and `(2/3) mu m g R / I` for spin),
     /// the first step's speed as the most any step covers, and for a pair of moving discs
     /// also their approach along the line of centres; each is conservative by two steps,
-    /// so rounding cannot make one of them eventful. 0 when unsure.
-    pub(crate) fn quiet_steps_ahead(&self, limit: u64) -> u64 {
+    /// so rounding cannot make one of them eventful. 0 when unsure. Also says whether a
+    /// disc's slide or spin is about to end (its own bound is below 1; see
+    /// [`World::prove_quiet`]).
+    pub(crate) fn quiet_steps_ahead(&self, limit: u64) -> (u64, bool) {
         let h = self.physics.dt;
         let mu_g = self.physics.board_friction * self.physics.gravity;
         let mut k = limit as f64;
+        // The least of the bounds on the slides and spins ending (they only fall).
+        let mut ending = k;
         for &i in &self.moving {
             let (d, m) = (&self.discs[i], &self.motion[i]);
             if m.speed > 0.0 {
-                k = k.min(m.speed / (mu_g * h) - 2.0);
+                ending = ending.min(m.speed / (mu_g * h) - 2.0);
                 k = k.min((m.clearance - CONTACT_SKIN) / (h * m.speed) - 2.0);
             }
             if d.spin != 0.0 {
                 let max_spin_decel = (2.0 / 3.0) * m.spin_scale;
-                k = k.min(d.spin.abs() / (max_spin_decel * h) - 2.0);
+                ending = ending.min(d.spin.abs() / (max_spin_decel * h) - 2.0);
             }
         }
+        k = k.min(ending);
+        if k < 1.0 {
+            return (0, ending < 1.0); // the pairs can only lower it
+        }
+        // A pair whose gap covers `k + 2` steps at its closing speed cannot lower `k` (its
+        // bound below is at least `gap / closing / h - 2`): it is passed over on its squared
+        // distance, without the square root and the divisions. The factor 1 + 1e-9 keeps
+        // that certain under rounding (the bound's own rounding is ~1e-15 relative).
+        let reach_of =
+            |k: f64, closing: f64, sigma: f64| sigma + CONTACT_SKIN + closing * h * (k + 2.0);
         for ka in 0..self.moving.len() {
             for kb in ka + 1..self.moving.len() {
                 let (i, j) = (self.moving[ka], self.moving[kb]);
                 let (da, db) = (&self.discs[i], &self.discs[j]);
                 let p = db.pos - da.pos;
+                let closing = self.motion[i].speed + self.motion[j].speed;
+                let far = reach_of(k, closing, da.radius + db.radius);
+                if p.length_squared() >= far * far * (1.0 + 1e-9) {
+                    continue;
+                }
                 let dist = p.length();
                 let gap = dist - da.radius - db.radius - CONTACT_SKIN;
-                let closing = self.motion[i].speed + self.motion[j].speed;
                 // Two bounds on how soon the gap can close. The speeds only fall, so it
                 // shrinks by at most (v_i + v_j) t. And friction changes the relative
                 // velocity by at most 2 mu g t, so along the line of centres the gap is at
@@ -241,30 +278,61 @@ impl World {
                 k = k.min((gap / closing).max(t_part) / h - 2.0);
             }
         }
-        if k >= 1.0 { k as u64 } else { 0 }
+        (if k >= 1.0 { k as u64 } else { 0 }, false)
     }
 
     /// Takes `n` quiet steps (see [`World::quiet_steps_ahead`]): exactly the state of `n`
     /// calls to [`World::step`] that each found the step quiet, without the checks. A disc
     /// without spin costs one closed-form advance from its anchor whatever `n` is; a
-    /// spinning disc is stepped `n` times (its decelerations change from step to step).
+    /// spinning disc is stepped `n` times (its decelerations change from step to step),
+    /// up to four of them side by side (`glide_spinners`: their steps are chains of
+    /// dependent operations, which the processor overlaps when the discs are interleaved).
     pub(crate) fn glide(&mut self, n: u64) {
         let (h, end) = (self.physics.dt, self.steps + n);
+        let mut group = [0; 4];
+        let mut len = 0;
         for k in 0..self.moving.len() {
             let i = self.moving[k];
             let (d, m) = (&mut self.discs[i], &mut self.motion[i]);
             if d.spin == 0.0 {
                 set_decel(d, m, &self.physics, h);
                 glide_to(d, m, end, h);
-            } else {
-                for _ in 0..n {
-                    set_decel(d, m, &self.physics, h);
-                    advance_quiet(d, m, h);
+            } else if Spinner::load(d, m).slides() {
+                group[len] = i;
+                len += 1;
+                if len == group.len() {
+                    self.glide_spinners(&group, n);
+                    len = 0;
                 }
+            } else {
+                glide_spinning(d, m, &self.physics, h, n);
                 anchor_at(d, m, end);
             }
         }
+        match len {
+            1 => self.glide_spinners(&[group[0]], n),
+            2 => self.glide_spinners(&[group[0], group[1]], n),
+            3 => self.glide_spinners(&[group[0], group[1], group[2]], n),
+            _ => {}
+        }
         self.steps = end;
+    }
+
+    /// `n` quiet steps of the sliding and spinning discs `ids`, side by side (see
+    /// `glide_spinners`); a disc that stops sliding or spinning before the others (not in a
+    /// quiet run) finishes on its own. Each disc's anchor is set at the run's end.
+    fn glide_spinners<const L: usize>(&mut self, ids: &[DiscId; L], n: u64) {
+        let (h, end) = (self.physics.dt, self.steps + n);
+        let mut lanes = ids.map(|i| Spinner::load(&self.discs[i], &self.motion[i]));
+        let done = glide_spinners(&mut lanes, &self.physics, h, n);
+        for (lane, &i) in lanes.iter().zip(ids) {
+            let (d, m) = (&mut self.discs[i], &mut self.motion[i]);
+            if done > 0 {
+                lane.store(d, m);
+            }
+            glide_spinning(d, m, &self.physics, h, n - done);
+            anchor_at(d, m, end);
+        }
     }
 
     /// Advances every moving disc by `tau` in closed form.
