@@ -201,7 +201,12 @@ fn a_time_budget_too_short_for_the_position_is_refused_with_the_time_it_needs() 
     };
     let e = suggest(&request, &timed).unwrap_err();
     assert_eq!(e.field, "budget");
-    for part in ["covers about", "a shot takes", "give about", "a sample budget of"] {
+    for part in [
+        "covers about",
+        "a shot takes",
+        "give about",
+        "a sample budget of",
+    ] {
         assert!(e.problem.contains(part), "{part}: {}", e.problem);
     }
 }
