@@ -14,19 +14,22 @@
 //!    candidate gets a few noisy executions.
 //! 2. **Refinement**: up to three rounds; each keeps the best [`search::PARENTS`]
 //!    candidates (at most [`search::PER_FAMILY`] aiming at the same thing, so the
-//!    alternatives survive), adds each one's neighbours (offset, aim and speed moved
-//!    either way, by steps halved every round), keeps one of each flick, and evaluates
-//!    them all again with more samples (the rounds' shares in the ratio 1 : 2 : 4).
+//!    alternatives survive; in the first [`search::APART`] rounds at most one per coarse
+//!    candidate a climb started from, so several starting points climb before they
+//!    compete), adds each one's neighbours (offset, aim and speed moved either way, by
+//!    steps halved every round), keeps one of each flick, and evaluates them all again
+//!    with more samples (the rounds' shares in the ratio 1 : 2 : 4).
 //! 3. **Race**: the best [`search::RACE_PARENTS`] of the last round and their neighbours
-//!    one step finer race on fresh random numbers by successive halving
+//!    at the last round's steps race on fresh random numbers by successive halving
 //!    ([`search::RACE_ROUNDS`] rounds): each round evaluates those still in with equal
 //!    samples and keeps the better half by their sums over the race, so the budget goes
 //!    to the candidates that could still be the best.
-//! 4. **Final evaluation**: the best `top` candidates (one per target first) with the
-//!    most samples, on fresh random numbers, so their estimates carry no selection bias
-//!    from earlier stages. The race's entrants keep the race's order (it ranked them on
-//!    more samples than the final gives each); the others follow, ranked by the final
-//!    evaluation.
+//! 4. **Final evaluation**: the best `top` candidates (one per target first, looked for
+//!    in the race, the last round, then the earlier rounds and the coarse sweep), each
+//!    with the same samples, on fresh random numbers, so their estimates carry no
+//!    selection bias from earlier stages. The race's entrants keep the race's order (it
+//!    ranked them on more samples than the final gives each); the others follow, ranked
+//!    by the final evaluation.
 //!
 //! **Fair comparisons**: within a round sample `j` of every candidate uses the same
 //! random numbers ([`FlickSampler::sample`](crate::montecarlo::FlickSampler::sample) with the round's seed:
@@ -337,37 +340,41 @@ pub fn suggest(request: &Request, config: &PlanConfig) -> Result<Plan, InputErro
         .grid
         .then(|| heat_map(space, &cells, &stats, objective, schedule.coarse));
 
-    // 2. Refinement rounds around the best. `earlier`: the previous stages' candidates
-    // and rankings, for the final evaluation.
+    // 2. Refinement rounds around the best. `lineage[i]`: the coarse candidate whose climb
+    // `pool[i]` belongs to; the first `APART` rounds take one parent of each.
+    // `earlier`: the previous stages' candidates and rankings, for the final evaluation.
+    let mut lineage: Vec<usize> = (0..cands.len()).collect();
     let (mut pool, mut pool_stats) = (cands, stats);
     let mut earlier = Vec::new();
     for (r, &share) in schedule.rounds.iter().enumerate() {
         let order = search::ranking(&pool_stats);
+        let apart = (r < search::APART).then_some(&lineage[..]);
         let parents = search::pick(
             &pool,
             &order,
             search::PARENTS,
             search::PER_FAMILY,
             &points,
-            None,
+            apart,
         );
-        let next: Vec<Candidate> = parents
-            .iter()
-            .flat_map(|&p| search::neighbours(&setup, space, &pool[p], r as u32))
-            .collect();
+        let (mut next, mut next_lineage) = (Vec::new(), Vec::new());
+        for &p in &parents {
+            let near = search::neighbours(&setup, space, &pool[p], r as u32);
+            next_lineage.extend(std::iter::repeat_n(lineage[p], near.len()));
+            next.extend(near);
+        }
         let all: Vec<usize> = (0..next.len()).collect();
-        let next: Vec<Candidate> = search::distinct(&next, &all, r as u32)
-            .into_iter()
-            .map(|i| next[i])
-            .collect();
+        let kept = search::distinct(&next, &all, r as u32);
+        let next: Vec<Candidate> = kept.iter().map(|&i| next[i]).collect();
+        lineage = kept.iter().map(|&i| next_lineage[i]).collect();
         let m = search::per_candidate(share, next.len());
         let s = rounds.run(format!("refine {}", r + 1), &next, m, 1 + r as u64);
         earlier.push((std::mem::replace(&mut pool, next), order));
         pool_stats = s;
     }
 
-    // 3. A race among the best of the last round and their closest neighbours, on fresh
-    // numbers: successive halving.
+    // 3. A race among the best of the last round and their neighbours, on fresh numbers:
+    // successive halving.
     let order = search::ranking(&pool_stats);
     let parents = search::pick(
         &pool,
@@ -377,7 +384,7 @@ pub fn suggest(request: &Request, config: &PlanConfig) -> Result<Plan, InputErro
         &points,
         None,
     );
-    let level = schedule.rounds.len() as u32;
+    let level = schedule.rounds.len().saturating_sub(1) as u32;
     let near: Vec<Candidate> = parents
         .iter()
         .flat_map(|&p| search::neighbours(&setup, space, &pool[p], level))

@@ -38,12 +38,12 @@
 //!
 //! **The race** ([`RACE_ROUNDS`]): after the refinement, the best [`RACE_PARENTS`]
 //! candidates of the last round (at most [`PER_FAMILY`] of a family) and their neighbours
-//! one level finer than the last round's (up to 42 flicks, fewer once duplicates are
-//! dropped) race on fresh random numbers by successive halving: each round evaluates those
-//! still in with equal samples (common random numbers), ranks them by their sums over the
-//! race so far and keeps the better half, so the budget goes to the candidates that could
-//! still be the best, and the winner is told apart from flicks a millimetre or a
-//! milliradian away.
+//! at the last round's steps (up to 42 flicks, fewer once duplicates are dropped) race on
+//! fresh random numbers by successive halving: each round evaluates those still in with
+//! equal samples (common random numbers), ranks them by their sums over the race so far
+//! and keeps the better half, so the budget goes to the candidates that could still be the
+//! best. The race can move the last round's choice one step in any parameter on more
+//! samples than the round had.
 
 use super::objective::{Judged, Objective, Stats};
 use super::setup::Setup;
@@ -643,6 +643,11 @@ pub struct Schedule {
 pub const PARENTS: usize = 8;
 /// Parents of one family a refinement round keeps at most.
 pub const PER_FAMILY: usize = 3;
+/// Refinement rounds whose parents are picked at most one per lineage (the coarse
+/// candidate a climb started from): the first round's parents are the best coarse
+/// candidates, the second's the best flick of each of their neighbourhoods, so the best
+/// starting points each climb two steps before they compete for the parents' places.
+pub const APART: usize = 2;
 /// Candidates a refinement round evaluates at most: each parent and its 6 neighbours.
 pub const ROUND_SIZE: u64 = 7 * PARENTS as u64;
 /// Parents whose neighbourhoods enter the race.
@@ -663,8 +668,8 @@ pub fn per_candidate(share: u64, n: usize) -> u32 {
 
 impl Schedule {
     /// The allocation of `budget` samples to a coarse sweep of `coarse` candidates,
-    /// refinement rounds, a race and a final evaluation of `top` candidates: 15 % to the
-    /// final evaluation (`floor(0.15 B / top)` each), 30 % to the coarse sweep
+    /// refinement rounds, a race and a final evaluation of `top` candidates: 7 % to the
+    /// final evaluation (`floor(0.07 B / top)` each), 30 % to the coarse sweep
     /// (`floor(0.3 B / coarse)` each, at least 1), 25 % to the race (its [`RACE_ROUNDS`]
     /// rounds get equal shares, `floor(0.05 B)`; no race if that is less than
     /// [`RACE_SIZE`], one sample for each entrant), the rest to three refinement rounds
@@ -688,7 +693,7 @@ impl Schedule {
             });
         }
         let (n, k) = (coarse.max(1) as u64, top.max(1) as u64);
-        let last = (budget * 15 / 100 / k).max(1);
+        let last = (budget * 7 / 100 / k).max(1);
         let per = (budget * 3 / 10 / n).max(1);
         let used = per * n + last * k;
         if used > budget {
