@@ -10,7 +10,9 @@ mod golden_file;
 
 use crokinole::io::{game_log_json, parse_suggest_file, plan_json};
 use crokinole::montecarlo::{Noise, PlayerFlick, Sampling, ShotClass, Situation, Study, StudySpec};
-use crokinole::plan::{AimAt, Budget, Objective, Plan, PlanConfig, Request, Setup, suggest};
+use crokinole::plan::{
+    AimAt, Budget, DEFAULT_BUDGET, Objective, Plan, PlanConfig, Request, Setup, suggest,
+};
 use crokinole::play::{AnyStrategy, PlayConfig, Strategy};
 use crokinole::rules::Ruleset;
 use crokinole::{Board, Physics, Placed};
@@ -446,18 +448,15 @@ fn the_golden_plan_is_unchanged() {
     );
 }
 
-/// The planner is steady: on `guarded.json` (four discs), four seeds at a budget of 8000
-/// pick top flicks whose values, replayed with fresh draws (a study of each, 4000 samples,
-/// its own seed), lie within 0.5 points of each other. The full measurement (8 seeds at
-/// the default budget, four positions) is `examples/planner_spread.rs`.
-#[test]
-fn the_top_flick_is_steady_across_seeds() {
-    let text = std::fs::read_to_string(fixture_path("guarded.json")).unwrap();
+/// The replayed values of the top flicks of `file` planned with seeds `0..seeds` at
+/// `budget`: each top flick studied with fresh draws (4000 samples, seed 999).
+fn replayed_tops(file: &str, budget: u64, seeds: u64) -> Vec<f64> {
+    let text = std::fs::read_to_string(fixture_path(file)).unwrap();
     let request = parse_suggest_file(&text).unwrap();
-    let replayed: Vec<f64> = (0..4)
+    (0..seeds)
         .map(|seed| {
             let config = PlanConfig {
-                budget: Budget::Samples(8000),
+                budget: Budget::Samples(budget),
                 seed,
                 ..PlanConfig::default()
             };
@@ -474,10 +473,29 @@ fn the_top_flick_is_steady_across_seeds() {
                 .unwrap();
             summary.score_change.mean
         })
-        .collect();
-    let min = replayed.iter().copied().fold(f64::INFINITY, f64::min);
-    let max = replayed.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    assert!(max - min <= 0.5, "replayed values {replayed:?}");
-    // And the flick is worth what the position offers: a takeout of a 15 (+40 and more).
-    assert!(min > 40.0, "replayed values {replayed:?}");
+        .collect()
+}
+
+/// The planner is steady: four seeds pick top flicks whose values, replayed with fresh
+/// draws, lie close together. On `guarded.json` (four discs, a budget of 8000) within 0.5
+/// points, each a takeout of a 15 (+40 and more). On `takeout.json` (the default budget)
+/// within 0.25 points, each the thin cut that rolls the shooter into the hole about one
+/// time in five (above +25.8): before the climbs from several starting points, seeds
+/// settled on a fuller hit or a straight flick worth 25.5 to 25.7. The full measurement
+/// (8 seeds at the default budget, four positions) is `examples/planner_spread.rs`.
+#[test]
+fn the_top_flick_is_steady_across_seeds() {
+    let spread = |v: &[f64]| {
+        let min = v.iter().copied().fold(f64::INFINITY, f64::min);
+        let max = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        (min, max - min)
+    };
+    let guarded = replayed_tops("guarded.json", 8000, 4);
+    let (min, width) = spread(&guarded);
+    assert!(width <= 0.5, "replayed values {guarded:?}");
+    assert!(min > 40.0, "replayed values {guarded:?}");
+    let takeout = replayed_tops("takeout.json", DEFAULT_BUDGET, 4);
+    let (min, width) = spread(&takeout);
+    assert!(width <= 0.25, "replayed values {takeout:?}");
+    assert!(min > 25.8, "replayed values {takeout:?}");
 }

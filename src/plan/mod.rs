@@ -14,19 +14,22 @@
 //!    candidate gets a few noisy executions.
 //! 2. **Refinement**: up to three rounds; each keeps the best [`search::PARENTS`]
 //!    candidates (at most [`search::PER_FAMILY`] aiming at the same thing, so the
-//!    alternatives survive), adds each one's neighbours (offset, aim and speed moved
-//!    either way, by steps halved every round) and evaluates them all again with more
-//!    samples (ratio 1 : 2 : 4).
+//!    alternatives survive; in the first [`search::APART`] rounds at most one per coarse
+//!    candidate a climb started from, so several starting points climb before they
+//!    compete), adds each one's neighbours (offset, aim and speed moved either way, by
+//!    steps halved every round), keeps one of each flick, and evaluates them all again
+//!    with more samples (the rounds' shares in the ratio 1 : 2 : 4).
 //! 3. **Race**: the best [`search::RACE_PARENTS`] of the last round and their neighbours
-//!    one step finer race on fresh random numbers by successive halving
-//!    ([`search::RACE`]): each round evaluates those still in with equal samples and keeps
-//!    the better half by their sums over the race, so the budget goes to the candidates
-//!    that could still be the best.
-//! 4. **Final evaluation**: the best `top` candidates (one per target first) with the
-//!    most samples, on fresh random numbers, so their estimates carry no selection bias
-//!    from earlier stages. The race's entrants keep the race's order (it ranked them on
-//!    more samples than the final gives each); the others follow, ranked by the final
-//!    evaluation.
+//!    at the last round's steps race on fresh random numbers by successive halving
+//!    ([`search::RACE_ROUNDS`] rounds): each round evaluates those still in with equal
+//!    samples and keeps the better half by their sums over the race, so the budget goes
+//!    to the candidates that could still be the best.
+//! 4. **Final evaluation**: the best `top` candidates (one per target first, looked for
+//!    in the race, the last round, then the earlier rounds and the coarse sweep), each
+//!    with the same samples, on fresh random numbers, so their estimates carry no
+//!    selection bias from earlier stages. The race's entrants keep the race's order (it
+//!    ranked them on more samples than the final gives each); the others follow, ranked
+//!    by the final evaluation.
 //!
 //! **Fair comparisons**: within a round sample `j` of every candidate uses the same
 //! random numbers ([`FlickSampler::sample`](crate::montecarlo::FlickSampler::sample) with the round's seed:
@@ -346,24 +349,44 @@ pub fn suggest(request: &Request, config: &PlanConfig) -> Result<Plan, InputErro
         .grid
         .then(|| heat_map(space, &cells, &stats, objective, schedule.coarse));
 
-    // 2. Refinement rounds around the best.
+    // 2. Refinement rounds around the best. `lineage[i]`: the coarse candidate whose climb
+    // `pool[i]` belongs to; the first `APART` rounds take one parent of each.
+    // `earlier`: the previous stages' candidates and rankings, for the final evaluation.
+    let mut lineage: Vec<usize> = (0..cands.len()).collect();
     let (mut pool, mut pool_stats) = (cands, stats);
-    for (r, &m) in schedule.rounds.iter().enumerate() {
+    let mut earlier = Vec::new();
+    for (r, &share) in schedule.rounds.iter().enumerate() {
         if rounds.out_of_time() {
             break;
         }
         let order = search::ranking(&pool_stats);
-        let parents = search::pick(&pool, &order, search::PARENTS, search::PER_FAMILY, &points);
-        let next: Vec<Candidate> = parents
-            .iter()
-            .flat_map(|&p| search::neighbours(&setup, space, &pool[p], r as u32))
-            .collect();
+        let apart = (r < search::APART).then_some(&lineage[..]);
+        let parents = search::pick(
+            &pool,
+            &order,
+            search::PARENTS,
+            search::PER_FAMILY,
+            &points,
+            apart,
+        );
+        let (mut next, mut next_lineage) = (Vec::new(), Vec::new());
+        for &p in &parents {
+            let near = search::neighbours(&setup, space, &pool[p], r as u32);
+            next_lineage.extend(std::iter::repeat_n(lineage[p], near.len()));
+            next.extend(near);
+        }
+        let all: Vec<usize> = (0..next.len()).collect();
+        let kept = search::distinct(&next, &all, r as u32);
+        let next: Vec<Candidate> = kept.iter().map(|&i| next[i]).collect();
+        lineage = kept.iter().map(|&i| next_lineage[i]).collect();
+        let m = search::per_candidate(share, next.len());
         let s = rounds.run(format!("refine {}", r + 1), &next, m, 1 + r as u64);
-        (pool, pool_stats) = (next, s);
+        earlier.push((std::mem::replace(&mut pool, next), order));
+        pool_stats = s;
     }
 
-    // 3. A race among the best of the last round and their closest neighbours, on fresh
-    // numbers: successive halving.
+    // 3. A race among the best of the last round and their neighbours, on fresh numbers:
+    // successive halving.
     let order = search::ranking(&pool_stats);
     let parents = search::pick(
         &pool,
@@ -371,11 +394,17 @@ pub fn suggest(request: &Request, config: &PlanConfig) -> Result<Plan, InputErro
         search::RACE_PARENTS,
         search::PER_FAMILY,
         &points,
+        None,
     );
-    let level = schedule.rounds.len() as u32;
-    let mut entrants: Vec<Candidate> = parents
+    let level = schedule.rounds.len().saturating_sub(1) as u32;
+    let near: Vec<Candidate> = parents
         .iter()
         .flat_map(|&p| search::neighbours(&setup, space, &pool[p], level))
+        .collect();
+    let all: Vec<usize> = (0..near.len()).collect();
+    let mut entrants: Vec<Candidate> = search::distinct(&near, &all, level)
+        .into_iter()
+        .map(|i| near[i])
         .collect();
     let rest = order
         .iter()
@@ -388,15 +417,22 @@ pub fn suggest(request: &Request, config: &PlanConfig) -> Result<Plan, InputErro
     } else {
         &schedule.race[..]
     };
-    let order = rounds.race(&entrants, raced, race);
-    let pool = entrants;
+    let mut order = rounds.race(&entrants, raced, race);
+    let mut pool = entrants;
+    // Then the earlier rounds' candidates, the latest round first, and the coarse sweep's:
+    // the best of each target the last round no longer has (one flick of each).
+    for (cands, ranked) in earlier.into_iter().rev() {
+        order.extend(ranked.into_iter().map(|i| pool.len() + i));
+        pool.extend(cands);
+    }
+    let order = search::distinct(&pool, &order, level);
 
     // 4. The final evaluation of the best, one per target first, on fresh numbers.
     // The race's entrants first, in the race's order (it ranked them on more samples than
     // the final evaluation gives each); then the others, ranked by the final evaluation.
     let raced = if race.is_empty() { 0 } else { raced };
     // `pick` lists one per target first, then the next best; each part keeps that split.
-    let mut picked = search::pick(&pool, &order, config.top, 1, &points);
+    let mut picked = search::pick(&pool, &order, config.top, 1, &points, None);
     let mut families = Vec::new();
     let firsts = picked
         .iter()
@@ -549,18 +585,24 @@ impl Rounds<'_> {
 
 impl Rounds<'_> {
     /// The race ([`Schedule::race`]) among the first `raced` of `pool`: round `r`
-    /// evaluates those still in on fresh numbers (seeded for stage `32 + r`), ranks them by
-    /// their sums over all the race's rounds so far (every one still in has had the same
-    /// samples, so the comparison is exact; ties keep the previous order) and the better
-    /// ones go on. Returns the order of `pool`: the entrants as the race left them, then
-    /// the rest in their order.
-    fn race(&mut self, pool: &[Candidate], raced: usize, race: &[(usize, u32)]) -> Vec<usize> {
+    /// evaluates those still in (all of them in the first round, then the better half of
+    /// the previous round's, at least 2) on fresh numbers (seeded for stage `32 + r`), its
+    /// share of samples spread equally over them; ranks them by their sums over all the
+    /// race's rounds so far (every one still in has had the same samples, so the
+    /// comparison is exact; ties keep the previous order) and the better ones go on.
+    /// Returns the order of `pool`: the entrants as the race left them, then the rest in
+    /// their order.
+    fn race(&mut self, pool: &[Candidate], raced: usize, race: &[u64]) -> Vec<usize> {
         let mut ranked: Vec<(usize, Option<i64>)> = (0..raced).map(|i| (i, Some(0))).collect();
-        for (r, &(size, m)) in race.iter().enumerate() {
-            let size = size.min(ranked.len());
+        let mut size = raced;
+        for (r, &share) in race.iter().enumerate() {
+            if r > 0 {
+                size = (size / 2).max(2);
+            }
             if size < 2 {
                 break;
             }
+            let m = search::per_candidate(share, size);
             let cands: Vec<Candidate> = ranked[..size].iter().map(|&(i, _)| pool[i]).collect();
             let stats = self.run(format!("race {}", r + 1), &cands, m, 32 + r as u64);
             for (entry, s) in ranked[..size].iter_mut().zip(&stats) {

@@ -28,18 +28,22 @@
 //! The stopping speed over `d` is `sqrt(2 mu g d)` ([`Setup::stopping_speed`]): friction
 //! `mu g` decelerates a sliding disc uniformly, so from `v` it slides `v^2 / (2 mu g)`.
 //!
-//! **Neighbours** at step level `l` (from 0): the parent itself and the parent with one
-//! parameter moved either way: offset by `12 mm / 2^l`, aim by `10 mrad / 2^l`, speed by
-//! a factor `1 -+ 0.04 / 2^l`; those outside the search space or illegal are left out.
-//! A targeted neighbour keeps its target (moving the offset turns it to still face it).
+//! **Neighbours** at step level `l` (from 0, [`steps`]): the parent itself and the parent
+//! with one parameter moved either way: offset by `12 mm / 2^l`, aim by `10 mrad / 2^l`,
+//! speed by a factor `1 -+ 0.04 / 2^l`; those outside the search space or illegal are left
+//! out. A targeted neighbour keeps its target (moving the offset turns it to still face
+//! it). Neighbourhoods of nearby parents overlap: a round keeps one of each flick
+//! ([`distinct`]), so no budget goes to evaluating the same flick twice and no two parents
+//! are the same flick.
 //!
-//! **The race** ([`RACE`]): after the refinement, the best [`RACE_PARENTS`] candidates of
-//! the last round (at most [`PER_FAMILY`] of a family) and their neighbours one level
-//! finer than the last round's (up to 28 flicks) race on fresh random numbers by
-//! successive halving: each round evaluates those still in with equal samples (common
-//! random numbers), ranks them by their sums over the race so far and keeps the better
-//! half, so the budget goes to the candidates that could still be the best, and the
-//! winner is told apart from flicks a millimetre or a milliradian away.
+//! **The race** ([`RACE_ROUNDS`]): after the refinement, the best [`RACE_PARENTS`]
+//! candidates of the last round (at most [`PER_FAMILY`] of a family) and their neighbours
+//! at the last round's steps (up to 42 flicks, fewer once duplicates are dropped) race on
+//! fresh random numbers by successive halving: each round evaluates those still in with
+//! equal samples (common random numbers), ranks them by their sums over the race so far
+//! and keeps the better half, so the budget goes to the candidates that could still be the
+//! best. The race can move the last round's choice one step in any parameter on more
+//! samples than the round had.
 
 use super::objective::{Judged, Objective, Stats};
 use super::setup::Setup;
@@ -439,11 +443,7 @@ pub fn coarse(
 /// The neighbours of `parent` at step level `level` (steps halved `level` times; see the
 /// module documentation), the parent first.
 pub fn neighbours(setup: &Setup, space: &Space, parent: &Candidate, level: u32) -> Vec<Candidate> {
-    let mut scale = 1.0;
-    for _ in 0..level {
-        scale *= 0.5;
-    }
-    let (dof, daim, dspeed) = (0.012 * scale, 0.010 * scale, 0.04 * scale);
+    let (dof, daim, dspeed) = steps(level);
     let f = parent.flick;
     let mut out = vec![*parent];
     let aim_limit = match parent.aim_at {
@@ -484,6 +484,44 @@ pub fn neighbours(setup: &Setup, space: &Space, parent: &Candidate, level: u32) 
     out
 }
 
+/// The steps of the neighbours at step level `level`: offset (m), aim (rad) and speed
+/// (a fraction of the speed), 12 mm, 10 mrad and 4 % halved `level` times.
+pub fn steps(level: u32) -> (f64, f64, f64) {
+    let mut scale = 1.0;
+    for _ in 0..level {
+        scale *= 0.5;
+    }
+    (0.012 * scale, 0.010 * scale, 0.04 * scale)
+}
+
+/// Whether `a` and `b` are the same flick at step level `level`: the same target (or
+/// none), spin and what they aim at, and offset, aim and speed within a quarter of the
+/// level's steps of each other. Neighbourhoods of nearby parents share flicks, reached by
+/// steps in another order: a rounding error apart, or a squared step for the speed
+/// (`v (1 + d)(1 - d)` next to `v`).
+pub fn same(a: &Candidate, b: &Candidate, level: u32) -> bool {
+    let (dof, daim, dspeed) = steps(level);
+    let (f, g) = (a.flick, b.flick);
+    a.aim_at == b.aim_at
+        && f.target == g.target
+        && f.spin == g.spin
+        && (f.offset - g.offset).abs() <= 0.25 * dof
+        && (f.aim - g.aim).abs() <= 0.25 * daim
+        && (f.speed - g.speed).abs() <= 0.25 * dspeed * f.speed.min(g.speed)
+}
+
+/// The indices of `order` (into `cands`), in order, without those that are the [`same`]
+/// flick at step level `level` as an earlier one (the first of each flick is kept).
+pub fn distinct(cands: &[Candidate], order: &[usize], level: u32) -> Vec<usize> {
+    let mut kept: Vec<usize> = Vec::new();
+    for &i in order {
+        if !kept.iter().any(|&k| same(&cands[k], &cands[i], level)) {
+            kept.push(i);
+        }
+    }
+    kept
+}
+
 /// The order of candidates by their objective sums, best first; ties go to the lowest
 /// index. Candidates without statistics (a sample the engine refused) come last. Sums of
 /// candidates with the same sample count compare exactly.
@@ -494,20 +532,28 @@ pub fn ranking(stats: &[Option<Stats>]) -> Vec<usize> {
     order
 }
 
-/// Up to `count` candidates in rank order, at most `per_family` of each family; if that
-/// leaves fewer than `count`, the best of the rest fill up, in rank order.
+/// Up to `count` candidates in rank order, at most `per_family` of each family and, with
+/// `lineage` (a number per candidate: where its climb started), at most one of each
+/// lineage; if that leaves fewer than `count`, the best of the rest fill up, in rank
+/// order.
 pub fn pick(
     cands: &[Candidate],
     order: &[usize],
     count: usize,
     per_family: usize,
     points: &[DVec2],
+    lineage: Option<&[usize]>,
 ) -> Vec<usize> {
     let mut chosen: Vec<usize> = Vec::new();
     let mut families: Vec<(u64, usize)> = Vec::new();
+    let mut lines: Vec<usize> = Vec::new();
     for &i in order {
         if chosen.len() == count {
             break;
+        }
+        let line = lineage.map(|l| l[i]);
+        if line.is_some_and(|l| lines.contains(&l)) {
+            continue;
         }
         let fam = cands[i].aim_at.family(points);
         let slot = match families.iter_mut().find(|(f, _)| *f == fam) {
@@ -520,6 +566,7 @@ pub fn pick(
         if slot.1 < per_family {
             slot.1 += 1;
             chosen.push(i);
+            lines.extend(line);
         }
     }
     for &i in order {
@@ -581,11 +628,13 @@ pub fn evaluate(
 pub struct Schedule {
     /// Samples per candidate of the coarse sweep.
     pub coarse: u32,
-    /// Samples per candidate of each refinement round.
-    pub rounds: Vec<u32>,
-    /// The race's rounds: candidates still in it (at most; fewer when fewer are left) and
-    /// samples per candidate. Empty without noise or when the budget leaves too little.
-    pub race: Vec<(usize, u32)>,
+    /// Samples of each refinement round, shared equally by its candidates
+    /// ([`per_candidate`]: a round with fewer candidates gives each more); 0 without noise
+    /// (one sample each).
+    pub rounds: Vec<u64>,
+    /// Samples of each round of the race, shared equally by the candidates still in it.
+    /// Empty without noise or when the budget leaves too little.
+    pub race: Vec<u64>,
     /// Samples per candidate of the final evaluation.
     pub last: u32,
 }
@@ -594,13 +643,20 @@ pub struct Schedule {
 pub const PARENTS: usize = 8;
 /// Parents of one family a refinement round keeps at most.
 pub const PER_FAMILY: usize = 3;
+/// Refinement rounds whose parents are picked at most one per lineage (the coarse
+/// candidate a climb started from): the first round's parents are the best coarse
+/// candidates, the second's the best flick of each of their neighbourhoods, so the best
+/// starting points each climb two steps before they compete for the parents' places.
+pub const APART: usize = 2;
 /// Candidates a refinement round evaluates at most: each parent and its 6 neighbours.
 pub const ROUND_SIZE: u64 = 7 * PARENTS as u64;
 /// Parents whose neighbourhoods enter the race.
 pub const RACE_PARENTS: usize = 6;
-/// Candidates in each round of the race (successive halving): the [`RACE_PARENTS`] and
-/// their 6 neighbours each, then the better half each round.
-pub const RACE: [usize; 5] = [42, 21, 10, 5, 2];
+/// Entrants of the race at most: the [`RACE_PARENTS`] and their 6 neighbours each.
+pub const RACE_SIZE: u64 = 7 * RACE_PARENTS as u64;
+/// Rounds of the race (successive halving): the first evaluates every entrant, each next
+/// the better half of those still in (at least 2).
+pub const RACE_ROUNDS: usize = 5;
 /// Smallest sample budget accepted.
 pub const MIN_BUDGET: u64 = 1000;
 
@@ -611,17 +667,24 @@ pub fn smallest_budget(coarse: usize, top: usize) -> u64 {
     n * 10 / 3 + 1 + n + k
 }
 
+/// Samples per candidate of a round of `share` samples among `n` candidates:
+/// `floor(share / n)`, at least 1 (a share of 0, without noise: one sample each).
+pub fn per_candidate(share: u64, n: usize) -> u32 {
+    (share / n.max(1) as u64).clamp(1, u64::from(u32::MAX)) as u32
+}
+
 impl Schedule {
     /// The allocation of `budget` samples to a coarse sweep of `coarse` candidates,
-    /// refinement rounds, a race and a final evaluation of `top` candidates: 15 % to the
-    /// final evaluation (`floor(0.15 B / top)` each), 30 % to the coarse sweep
-    /// (`floor(0.3 B / coarse)` each, at least 1), 25 % to the race (its 5 [`RACE`] rounds
-    /// get equal shares: `floor(0.05 B / size)` samples per candidate; no race if that
-    /// is 0 for the first), the rest to three refinement rounds of [`ROUND_SIZE`]
-    /// candidates with samples in the ratio 1 : 2 : 4 (two rounds 1 : 2, or one, or none
-    /// when the rest is too small for them). Without noise every sample of a flick is the
-    /// same, so every stage takes one and there is no race. The total never exceeds
-    /// `budget`; refused (field `budget`) if the coarse sweep alone would not fit.
+    /// refinement rounds, a race and a final evaluation of `top` candidates: 7 % to the
+    /// final evaluation (`floor(0.07 B / top)` each), 30 % to the coarse sweep
+    /// (`floor(0.3 B / coarse)` each, at least 1), 25 % to the race (its [`RACE_ROUNDS`]
+    /// rounds get equal shares, `floor(0.05 B)`; no race if that is less than
+    /// [`RACE_SIZE`], one sample for each entrant), the rest to three refinement rounds
+    /// in the ratio 1 : 2 : 4 (two rounds 1 : 2, or one, or none when the rest is too
+    /// small for [`ROUND_SIZE`] samples in the first). A round's share is spread over the
+    /// candidates it actually has ([`per_candidate`]). Without noise every sample of a
+    /// flick is the same, so every stage takes one and there is no race. The total never
+    /// exceeds `budget`; refused (field `budget`) if the coarse sweep alone would not fit.
     pub fn new(
         budget: u64,
         coarse: usize,
@@ -631,13 +694,13 @@ impl Schedule {
         if !noisy {
             return Ok(Schedule {
                 coarse: 1,
-                rounds: vec![1, 1, 1],
+                rounds: vec![0, 0, 0],
                 race: Vec::new(),
                 last: 1,
             });
         }
         let (n, k) = (coarse.max(1) as u64, top.max(1) as u64);
-        let last = (budget * 15 / 100 / k).max(1);
+        let last = (budget * 7 / 100 / k).max(1);
         let per = (budget * 3 / 10 / n).max(1);
         let used = per * n + last * k;
         if used > budget {
@@ -652,22 +715,18 @@ impl Schedule {
         }
         let cap = |x: u64| x.min(u64::from(u32::MAX)) as u32;
         let race_budget = (budget / 4).min(budget - used);
-        let share = race_budget / RACE.len() as u64;
-        let race: Vec<(usize, u32)> = if share / RACE[0] as u64 >= 1 {
-            RACE.iter()
-                .map(|&size| (size, cap(share / size as u64)))
-                .collect()
+        let share = race_budget / RACE_ROUNDS as u64;
+        let race = if share >= RACE_SIZE {
+            vec![share; RACE_ROUNDS]
         } else {
             Vec::new()
         };
-        let race_used: u64 = race.iter().map(|&(c, m)| c as u64 * u64::from(m)).sum();
-        let rest = budget - used - race_used;
+        let rest = budget - used - race.iter().sum::<u64>();
         let mut rounds = Vec::new();
         for count in [3u32, 2, 1] {
-            let units = (1u64 << count) - 1;
-            let unit = rest / (ROUND_SIZE * units);
-            if unit >= 1 {
-                rounds = (0..count).map(|r| (unit << r) as u32).collect();
+            let unit = rest / ((1u64 << count) - 1);
+            if unit >= ROUND_SIZE {
+                rounds = (0..count).map(|r| unit << r).collect();
                 break;
             }
         }
@@ -698,8 +757,8 @@ mod tests {
     fn the_schedule_stays_within_the_budget() {
         for (budget, n, k) in [(20_000, 170, 5), (2_000, 150, 1), (1_000_000, 400, 10)] {
             let s = Schedule::new(budget, n, k, true).unwrap();
-            let rounds: u64 = s.rounds.iter().map(|&m| u64::from(m) * ROUND_SIZE).sum();
-            let race: u64 = s.race.iter().map(|&(c, m)| c as u64 * u64::from(m)).sum();
+            let rounds: u64 = s.rounds.iter().sum();
+            let race: u64 = s.race.iter().sum();
             let total =
                 u64::from(s.coarse) * n as u64 + rounds + race + u64::from(s.last) * k as u64;
             assert!(total <= budget, "{budget}: {s:?}");
@@ -709,6 +768,61 @@ mod tests {
         assert_eq!(Schedule::new(20_000, 170, 5, false).unwrap().last, 1);
         let e = Schedule::new(100, 170, 5, true).unwrap_err();
         assert_eq!(e.field, "budget");
+    }
+
+    #[test]
+    fn rounds_keep_one_of_each_flick_and_share_their_samples() {
+        let situation = crate::montecarlo::Situation::at_seat(0);
+        let setup = Setup::new(situation, crate::rules::Ruleset::Traditional).unwrap();
+        let space = Space::default_for(setup.board(), setup.physics());
+        let at = |offset: f64, speed: f64| {
+            let flick = PlayerFlick {
+                offset,
+                aim: 0.0,
+                target: None,
+                speed,
+                spin: 0.0,
+            };
+            let start = setup.legal(&flick).unwrap();
+            Candidate {
+                flick,
+                aim_at: AimAt::Straight,
+                start,
+            }
+        };
+        // Level 1 steps 6 mm: a and b are each other's neighbours; c's slower neighbour is
+        // a's speed times (1 + 2 %)(1 - 2 %), a squared step from it.
+        let (a, b, c) = (at(0.0, 1.0), at(0.006, 1.0), at(0.0, 1.02));
+        let near: Vec<Candidate> = [a, b, c]
+            .iter()
+            .flat_map(|p| neighbours(&setup, &space, p, 1))
+            .collect();
+        assert_eq!(near.len(), 21);
+        let all: Vec<usize> = (0..near.len()).collect();
+        let kept = distinct(&near, &all, 1);
+        // Among b's: b itself and a; among c's: c itself (a's faster neighbour), its
+        // slower neighbour (a) and its neighbour 6 mm right (b's faster one).
+        assert_eq!(
+            kept,
+            [0, 1, 2, 3, 4, 5, 6, 9, 10, 11, 12, 13, 15, 17, 18, 20]
+        );
+        assert!(kept.windows(2).all(|w| w[0] < w[1]) && kept[0] == 0);
+        for (k, &i) in kept.iter().enumerate() {
+            assert!(kept[..k].iter().all(|&j| !same(&near[j], &near[i], 1)));
+        }
+        // Farther than a quarter step is another flick.
+        assert!(!same(&a, &at(0.0016, 1.0), 1) && same(&a, &at(0.0014, 1.0), 1));
+        // One parent per lineage (0 and 1 started from the same place), then the rest.
+        let (cands, order, lineage) = ([a, b, c, a], [0, 1, 2, 3], [7, 7, 8, 9]);
+        assert_eq!(pick(&cands, &order, 3, 3, &[], Some(&lineage)), [0, 2, 3]);
+        assert_eq!(
+            pick(&cands, &order, 4, 3, &[], Some(&lineage)),
+            [0, 2, 3, 1]
+        );
+        assert_eq!(pick(&cands, &order, 3, 3, &[], None), [0, 1, 2]);
+        assert_eq!(per_candidate(1000, 42), 23);
+        assert_eq!(per_candidate(1000, 17), 58);
+        assert_eq!(per_candidate(0, 17), 1);
     }
 
     #[test]
