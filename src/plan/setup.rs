@@ -196,18 +196,13 @@ impl Setup {
     /// there. Found on `OFFSET_PROBES` evenly spaced offsets (the interval ends are those
     /// of the probes, to about 0.1 % of the range); empty on every standard board.
     pub fn blocked_offsets(&self, range: [f64; 2]) -> Vec<[f64; 2]> {
-        let s = &self.situation;
-        let r = s.physics.disc_radius;
+        let (s, p) = (&self.situation, &self.situation.physics);
+        // The engine's own check of a disc put into the position: an overlap with a peg
+        // or a disc at rest is what it refuses on the shooting line.
         let blocked = |o: f64| {
             let pos = start_position(&s.board, s.seat, o);
-            let peg = s.board.pegs.iter().any(|&c| {
-                let reach = r + s.board.peg_radius;
-                (pos - c).length_squared() < reach * reach
-            });
-            peg || s
-                .discs
-                .iter()
-                .any(|d| (pos - d.pos).length_squared() < 4.0 * r * r)
+            let disc = Disc::at_rest(self.team, pos, p.disc_radius, p.disc_mass);
+            self.base.check_disc(&disc, "shooter").is_err()
         };
         let mut out: Vec<[f64; 2]> = Vec::new();
         let mut open = false;
