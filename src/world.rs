@@ -8,7 +8,7 @@ use crate::error::InputError;
 use crate::limits::{Limit, MAX_DISCS};
 use crate::params::Physics;
 use crate::step::event::Event;
-use crate::step::state::{Anchor, GroupScratch, Motion, StepEvent};
+use crate::step::state::{Anchor, Curve, GroupScratch, Motion, StepEvent};
 use glam::DVec2;
 
 pub use crate::validate::PLACEMENT_TOLERANCE;
@@ -131,6 +131,7 @@ impl World {
             pos: disc.pos,
             speed: motion.speed,
             clearance: motion.clearance,
+            curve: Curve::Stale,
         };
         self.motion.push(motion);
         if disc.state == DiscState::Moving {
@@ -210,8 +211,8 @@ impl World {
     /// Bit-identical to calling [`World::step`] in a loop: it proves runs of quiet steps
     /// at the same boundaries as `step` does, and takes each run in one `World::glide`,
     /// which lands on exactly the state those steps would (for a disc without spin, one
-    /// closed-form advance from its [`Anchor`], whatever the number of steps; a spinning
-    /// disc is stepped one step at a time).
+    /// closed-form advance from its [`Anchor`], whatever the number of steps, with or
+    /// without spin).
     pub fn run(&mut self) -> bool {
         let max_steps = (self.physics.max_time / self.physics.dt).ceil() as u64;
         while !self.is_over() && self.steps < max_steps {

@@ -19,15 +19,14 @@
 //! 6. **Clock**: `steps += 1`.
 //!
 //! Runs of steps proved quiet in advance (`World::quiet_steps_ahead`) skip stages 2-6 and
-//! are taken by `World::glide`, with exactly the arithmetic of stages 2 and 3. A disc far
-//! from everything costs one closed-form advance per quiet run (without spin: its state
-//! after any number of quiet steps is one advance from its `Anchor`, see `state.rs`) or a
-//! few flops and two table lookups per step (spinning: `friction::glide_spinners`, which
-//! steps up to four spinning discs side by side so that the processor overlaps their
-//! chains of dependent operations): its clearance (distance to the nearest peg, resting
-//! disc, window edge or surface edge) is consumed by travel, and only when it runs short
-//! are those bodies looked at. While a disc's slide or spin is about to end no proof is
-//! tried (`World::prove_quiet`), and each step goes through stage 3.
+//! are taken by `World::glide`. A disc far from everything costs one closed-form advance
+//! per quiet run, whatever its length, from its `Anchor` (`state.rs`): without spin at the
+//! constant deceleration `mu g` (the arithmetic of stages 2 and 3 in exact arithmetic);
+//! sliding and spinning along its master curve (`spin_curve.rs`: the exact solution of the
+//! Farkas equations, a lookup and three Newton steps). Its clearance (distance to the
+//! nearest peg, resting disc, window edge or surface edge) is consumed by travel, and only
+//! when it runs short are those bodies looked at. While a disc's slide or spin is about to
+//! end no proof is tried (`World::prove_quiet`), and each step goes through stage 3.
 
 pub(crate) mod contact;
 pub mod event;
@@ -35,6 +34,7 @@ pub mod farkas;
 pub(crate) mod friction;
 pub mod hole;
 pub mod response;
+pub(crate) mod spin_curve;
 pub(crate) mod state;
 pub mod toi;
 
@@ -42,9 +42,10 @@ use crate::disc::{DiscId, DiscState};
 use crate::limits::{Limit, MAX_EVENTS_PER_SHOT};
 use crate::step::event::{Event, EventKind};
 use crate::step::friction::{
-    Spinner, advance, advance_quiet, anchor_at, glide_spinners, glide_spinning, glide_to,
+    advance, advance_quiet, anchor_at, anchor_on_curve, glide_on_curve, glide_spinning, glide_to,
     set_decel, slide_distance, slide_stop_time, speed_after_glide, spin_stop_time, sync,
 };
+use crate::step::state::Curve;
 use crate::world::World;
 use glam::DVec2;
 
@@ -102,11 +103,13 @@ impl World {
         }
     }
 
-    /// Looks for a run of certainly quiet steps from now; records its end.
+    /// Looks for a run of certainly quiet steps from now; records its end. First looks up
+    /// the master curve of each spinning disc whose anchor was reset since the last proof
+    /// (the anchor is then now).
     ///
     /// When a disc alone leaves no quiet step because its slide or its spin could end
-    /// within three steps (`quiet_steps_ahead`'s bounds `v / (mu g h) - 2` and
-    /// `|w| / (alpha_max h) - 2`), the same bound is below 1 at every later boundary until
+    /// within three steps (`quiet_steps_ahead`'s bounds: the curve's life left, or
+    /// `v / (mu g h) - 2` and `|w| / (alpha_max h) - 2` off the curves), the same bound is below 1 at every later boundary until
     /// something other than friction changes that disc: through quiet steps its speed and
     /// spin only fall, and it keeps moving. So no proof is tried again until a step with
     /// events (`World::unprovable`, cleared by `eventful_step`'s event loop): the same
@@ -115,6 +118,13 @@ impl World {
     pub(crate) fn prove_quiet(&mut self) {
         if self.unprovable {
             return;
+        }
+        for k in 0..self.moving.len() {
+            let i = self.moving[k];
+            let (d, m) = (&self.discs[i], &mut self.motion[i]);
+            if d.spin != 0.0 && m.anchor.curve == Curve::Stale {
+                anchor_on_curve(d, m, &self.physics, self.steps);
+            }
         }
         let (k, ending) = self.quiet_steps_ahead(QUIET_RUN_LIMIT);
         self.quiet_until = self.steps + k;
@@ -216,7 +226,8 @@ impl World {
 
     /// How many of the coming steps (at most `limit`) are certainly quiet: no moving disc
     /// can stop sliding or spinning, use up its clearance (which covers entering or leaving
-    /// the hole's window) or come near another moving disc within them. Bounds use the
+    /// the hole's window) or come near another moving disc within them. A disc on its master
+    /// curve rests when the curve says (slide and spin together); other bounds use the
     /// largest decelerations friction can give (`mu g`, and `(2/3) mu m g R / I` for spin),
     /// the first step's speed as the most any step covers, and for a pair of moving discs
     /// also their approach along the line of centres; each is conservative by two steps,
@@ -232,12 +243,18 @@ impl World {
         for &i in &self.moving {
             let (d, m) = (&self.discs[i], &self.motion[i]);
             if m.speed > 0.0 {
-                ending = ending.min(m.speed / (mu_g * h) - 2.0);
                 k = k.min((m.clearance - CONTACT_SKIN) / (h * m.speed) - 2.0);
             }
-            if d.spin != 0.0 {
+            if let Curve::On(c) = m.anchor.curve {
+                // Slide and spin end together, at the end of the curve's life.
+                let age = (self.steps - m.anchor.step) as f64 * h;
+                ending = ending.min((c.life() - age) / h - 2.0);
+            } else if d.spin != 0.0 {
+                ending = ending.min(m.speed / (mu_g * h) - 2.0);
                 let max_spin_decel = (2.0 / 3.0) * m.spin_scale;
                 ending = ending.min(d.spin.abs() / (max_spin_decel * h) - 2.0);
+            } else if m.speed > 0.0 {
+                ending = ending.min(m.speed / (mu_g * h) - 2.0);
             }
         }
         k = k.min(ending);
@@ -283,56 +300,25 @@ impl World {
 
     /// Takes `n` quiet steps (see [`World::quiet_steps_ahead`]): exactly the state of `n`
     /// calls to [`World::step`] that each found the step quiet, without the checks. A disc
-    /// without spin costs one closed-form advance from its anchor whatever `n` is; a
-    /// spinning disc is stepped `n` times (its decelerations change from step to step),
-    /// up to four of them side by side (`glide_spinners`: their steps are chains of
-    /// dependent operations, which the processor overlaps when the discs are interleaved).
+    /// without spin, or sliding and spinning on its master curve, costs one closed-form
+    /// advance from its anchor whatever `n` is; a disc spinning in place or at a ratio the
+    /// curves leave out is stepped `n` times.
     pub(crate) fn glide(&mut self, n: u64) {
         let (h, end) = (self.physics.dt, self.steps + n);
-        let mut group = [0; 4];
-        let mut len = 0;
         for k in 0..self.moving.len() {
             let i = self.moving[k];
             let (d, m) = (&mut self.discs[i], &mut self.motion[i]);
             if d.spin == 0.0 {
                 set_decel(d, m, &self.physics, h);
                 glide_to(d, m, end, h);
-            } else if Spinner::load(d, m).slides() {
-                group[len] = i;
-                len += 1;
-                if len == group.len() {
-                    self.glide_spinners(&group, n);
-                    len = 0;
-                }
+            } else if let Curve::On(c) = m.anchor.curve {
+                glide_on_curve(d, m, &c, end, h);
             } else {
                 glide_spinning(d, m, &self.physics, h, n);
                 anchor_at(d, m, end);
             }
         }
-        match len {
-            1 => self.glide_spinners(&[group[0]], n),
-            2 => self.glide_spinners(&[group[0], group[1]], n),
-            3 => self.glide_spinners(&[group[0], group[1], group[2]], n),
-            _ => {}
-        }
         self.steps = end;
-    }
-
-    /// `n` quiet steps of the sliding and spinning discs `ids`, side by side (see
-    /// `glide_spinners`); a disc that stops sliding or spinning before the others (not in a
-    /// quiet run) finishes on its own. Each disc's anchor is set at the run's end.
-    fn glide_spinners<const L: usize>(&mut self, ids: &[DiscId; L], n: u64) {
-        let (h, end) = (self.physics.dt, self.steps + n);
-        let mut lanes = ids.map(|i| Spinner::load(&self.discs[i], &self.motion[i]));
-        let done = glide_spinners(&mut lanes, &self.physics, h, n);
-        for (lane, &i) in lanes.iter().zip(ids) {
-            let (d, m) = (&mut self.discs[i], &mut self.motion[i]);
-            if done > 0 {
-                lane.store(d, m);
-            }
-            glide_spinning(d, m, &self.physics, h, n - done);
-            anchor_at(d, m, end);
-        }
     }
 
     /// Advances every moving disc by `tau` in closed form.

@@ -42,20 +42,65 @@ pub(crate) struct Motion {
 }
 
 /// The state of a disc at the start of its current run of quiet steps: a step boundary
-/// (`step`), its centre, speed and clearance there. A disc without spin slides at the
-/// constant deceleration `mu g` through quiet steps, so its state at the end of any later
-/// quiet step `k` is defined as one closed-form advance from the anchor by
-/// `T = (k - step) dt`: `pos + dir (speed T - mu g T^2 / 2)`, `speed - mu g T`, clearance
-/// minus the distance. In exact arithmetic that is the result of `k - step` single steps;
-/// as defined, it costs the same whether one step or a million are taken, and stepping by
+/// (`step`), its centre, speed and clearance there, and for a disc that slides and spins its
+/// place on its master curve (`curve`). Through quiet steps a disc's state at the end of
+/// any later quiet step `k` is defined as one closed-form advance from the anchor by
+/// `T = (k - step) dt`:
+///
+/// - without spin, at the constant deceleration `mu g`: `pos + dir (speed T - mu g T^2 / 2)`,
+///   `speed - mu g T`, clearance minus the distance. In exact arithmetic that is the result
+///   of `k - step` single steps.
+/// - sliding and spinning, along its master curve (`step/spin_curve.rs`): the exact solution
+///   of the Farkas equations, which the per-step model approaches as the step shrinks.
+///
+/// As defined, it costs the same whether one step or a million are taken, and stepping by
 /// hand and `World::run` compute it the same way. Set at every step boundary that is not
-/// the end of a quiet step of a disc without spin.
+/// the end of a quiet step of a disc without spin; a spinning disc's place on its curve is
+/// looked up only when a quiet run is proved (`Curve::Stale` until then).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Anchor {
     pub(crate) step: u64,
     pub(crate) pos: DVec2,
     pub(crate) speed: f64,
     pub(crate) clearance: f64,
+    pub(crate) curve: Curve,
+}
+
+/// A spinning disc's place on its master curve at its anchor.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) enum Curve {
+    /// Not looked up since the anchor was set.
+    #[default]
+    Stale,
+    /// Not on the tables (no spin, no slide, a ratio the tables leave to the per-step
+    /// model, or no board friction): quiet steps are taken one at a time.
+    Off,
+    /// On the tables: quiet steps are one closed-form advance from the anchor.
+    On(OnCurve),
+}
+
+/// A disc's place on its master curve at its run's anchor: what `spin_curve.rs` needs to advance it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct OnCurve {
+    /// The sliding-dominated branch (`x > x*`)?
+    pub(crate) above: bool,
+    /// The scale `lambda = s / S(xi)`.
+    pub(crate) lambda: f64,
+    /// `tau(xi)` and `sigma(xi)` at the anchor.
+    pub(crate) tau: f64,
+    pub(crate) sigma: f64,
+    /// `a / lambda`: master time per second.
+    pub(crate) time_scale: f64,
+    /// `lambda^2 / a`: metres per unit of `sigma`.
+    pub(crate) dist_scale: f64,
+}
+
+impl OnCurve {
+    /// Time from the anchor until the disc rests (slide and spin together), s.
+    #[inline]
+    pub(crate) fn life(&self) -> f64 {
+        self.tau / self.time_scale
+    }
 }
 
 /// An event the step handles. The derived order (variant, then ids) breaks time ties.
