@@ -1,7 +1,10 @@
 //! Criterion benches of the physics core: one step in which nothing can happen, one opening
-//! shot, one crowded shot, one shot into a dense cluster of 28, 75 and 150 touching discs, and whole batches shaped like the benchmark files of
-//! docs/shot-file.md (the fixtures in `fixtures/`, so they run on any clone), serially on one thread and on a rayon pool.
-//! Figures are simulation only: the shot file is parsed and validated outside the timing.
+//! shot, one crowded shot, one shot into a dense cluster of 28, 75 and 150 touching discs,
+//! and whole batches shaped like the benchmark files of docs/shot-file.md (the 200-shot
+//! fixtures in `fixtures/`, so they run on any clone; `CROKINOLE_BENCH_DIR=DIR` runs the
+//! full `DIR/opening.json` and `DIR/crowded.json` instead), serially on one thread and on a
+//! rayon pool. Figures are simulation only: the shot file is parsed and validated outside
+//! the timing.
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use crokinole::io::parse_shot_file;
@@ -28,8 +31,22 @@ fn worlds(board: &Board, physics: &Physics, shots: &[crokinole::Shot]) -> Vec<Wo
 }
 
 fn benches(c: &mut Criterion) {
-    let opening = load(include_str!("../fixtures/opening.json"));
-    let crowded = load(include_str!("../fixtures/crowded.json"));
+    // The 200-shot fixtures, or the full benchmark files of the same names from the folder
+    // `CROKINOLE_BENCH_DIR` names (docs/shot-file.md, "The benchmark files").
+    let (opening, crowded) = match std::env::var("CROKINOLE_BENCH_DIR") {
+        Ok(dir) => {
+            let read = |name: &str| {
+                let path = std::path::Path::new(&dir).join(name);
+                std::fs::read_to_string(&path)
+                    .unwrap_or_else(|e| panic!("CROKINOLE_BENCH_DIR: {}: {e}", path.display()))
+            };
+            (load(&read("opening.json")), load(&read("crowded.json")))
+        }
+        Err(_) => (
+            load(include_str!("../fixtures/opening.json")),
+            load(include_str!("../fixtures/crowded.json")),
+        ),
+    };
 
     // A lone disc sliding in the open: the fast path of `World::step`.
     {
