@@ -26,6 +26,21 @@ fn final_displacement(mut w: World) -> DVec2 {
     w.discs()[0].pos - START
 }
 
+/// `run` to rest lands on the bits of stepping `w0` by hand until it rests.
+fn run_is_stepping_by_hand(w0: World) {
+    let mut ran = w0.clone();
+    let mut by_hand = w0;
+    assert!(ran.run());
+    while !by_hand.is_at_rest() {
+        by_hand.step();
+    }
+    assert_eq!(
+        format!("{:?}", ran.discs()),
+        format!("{:?}", by_hand.discs())
+    );
+    assert_eq!(ran.settle_time(), by_hand.settle_time());
+}
+
 /// Pure sliding stops after exactly v0^2 / (2 mu g), at exactly v0 / (mu g), for any step.
 #[test]
 fn a_sliding_disc_stops_at_the_coulomb_distance_and_time_for_any_step() {
@@ -75,17 +90,7 @@ fn a_long_quiet_run_is_one_closed_form_advance() {
             d.pos
         );
         assert!((d.vel.length() - (v - MU_G * t)).abs() < 1e-14, "dt {dt}");
-        let mut ran = w0.clone();
-        let mut by_hand = w0;
-        assert!(ran.run());
-        while !by_hand.is_at_rest() {
-            by_hand.step();
-        }
-        assert_eq!(
-            format!("{:?}", ran.discs()),
-            format!("{:?}", by_hand.discs())
-        );
-        assert_eq!(ran.settle_time(), by_hand.settle_time());
+        run_is_stepping_by_hand(w0);
     }
 }
 
@@ -319,16 +324,7 @@ fn a_spinning_disc_in_the_open_follows_the_farkas_equations_exactly() {
                 d.vel.length()
             );
             assert_eq!(d.spin.signum(), spin.signum());
-            let mut ran = w0.clone();
-            let mut by_hand = w0;
-            assert!(ran.run());
-            while !by_hand.is_at_rest() {
-                by_hand.step();
-            }
-            assert_eq!(
-                format!("{:?}", ran.discs()),
-                format!("{:?}", by_hand.discs())
-            );
+            run_is_stepping_by_hand(w0);
         }
     }
 }
