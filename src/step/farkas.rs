@@ -322,8 +322,9 @@ impl FrictionTable {
         // x is in [0, n], so any integer conversion truncates it exactly. A signed 64-bit
         // one compiles to one instruction with its range checks (NaN, overflow) done beside
         // it, while an unsigned one clamps x first, in line: this lookup is most of a
-        // spinning disc's step, whose time is the length of its chain of dependent
-        // operations, and the clamp made that chain 7% longer.
+        // per-step spinning disc's step (eventful steps, the last steps before rest),
+        // whose time is the length of its chain of dependent operations, and the clamp
+        // made that chain 7% longer.
         let k = (x as i64).min(n as i64 - 1);
         let w = x - k as f64;
         let node = &self.nodes[k as usize];
