@@ -109,11 +109,12 @@ impl World {
     ///
     /// When a disc alone leaves no quiet step because its slide or its spin could end
     /// within three steps (`quiet_steps_ahead`'s bounds: the curve's life left, or
-    /// `v / (mu g h) - 2` and `|w| / (alpha_max h) - 2` off the curves), the same bound is below 1 at every later boundary until
-    /// something other than friction changes that disc: through quiet steps its speed and
-    /// spin only fall, and it keeps moving. So no proof is tried again until a step with
-    /// events (`World::unprovable`, cleared by `eventful_step`'s event loop): the same
-    /// steps are taken the same way, without the proof's pass over the discs and pairs.
+    /// `v / (mu g h) - 2` and `|w| / (alpha_max h) - 2` off the curves), the same bound is
+    /// below 1 at every later boundary until something other than friction changes that
+    /// disc: through quiet steps its speed and spin only fall, and it keeps moving. So no
+    /// proof is tried again until a step with events (`World::unprovable`, cleared by
+    /// `eventful_step`'s event loop): the same steps are taken the same way, without the
+    /// proof's pass over the discs and pairs.
     #[inline]
     pub(crate) fn prove_quiet(&mut self) {
         if self.unprovable {

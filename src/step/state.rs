@@ -79,7 +79,8 @@ pub(crate) enum Curve {
     On(OnCurve),
 }
 
-/// A disc's place on its master curve at its run's anchor: what `spin_curve.rs` needs to advance it.
+/// A disc's place on its master curve at its run's anchor: what `spin_curve.rs` needs to
+/// advance it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct OnCurve {
     /// The sliding-dominated branch (`x > x*`)?
