@@ -676,4 +676,18 @@ fn render_writes_svg_and_refuses_bad_input_without_writing() {
     assert_eq!(elements(&doc, "circle", "sample").len(), 400);
     let r = run(&["render", "montecarlo", study.to_str().unwrap()], None);
     r.assert_refused("a study is not a summary", &["opening.json"]);
+
+    // A summary printed without `--positions` has no cloud to draw: refused, saying how.
+    let r = run(
+        &["montecarlo", study.to_str().unwrap(), "--samples", "20"],
+        None,
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let bare = binary::scratch("render-bare-summary").join("summary.json");
+    std::fs::write(&bare, &r.stdout).unwrap();
+    let r = run(&["render", "montecarlo", bare.to_str().unwrap()], None);
+    r.assert_refused(
+        "a summary without positions",
+        &["shooter_positions", "--positions", "summary.json"],
+    );
 }

@@ -15,7 +15,7 @@ use crokinole::io::{
 };
 use crokinole::montecarlo::{CHUNK, PlayerFlick, Sampling, ShotClass};
 use crokinole::plan::{Budget, Objective, PlanConfig};
-use crokinole::render::{CloudView, cloud_svg, heatmap_svg, shot_svg};
+use crokinole::render::{CloudView, heatmap_svg, shot_svg, study_cloud_svg};
 use crokinole::rules::{Ruleset, check_rules, judge_outcomes};
 use crokinole::trace::{trace_batch, trace_shot};
 use crokinole::{InputError, Outcome, Shot, run_batch};
@@ -418,43 +418,16 @@ fn render_summary(
     zoom: bool,
 ) -> PyResult<String> {
     let cloud = parse_summary(summary).map_err(|e| of_kind(e, summary, FileKind::Summary))?;
-    if cloud.shooter_positions.is_none() {
-        return Err(input_error(InputError::new(
-            "shooter_positions",
-            "missing: this summary was printed without the positions; make it with \
-             `crokinole montecarlo STUDY --positions` to draw the cloud",
-        )));
-    }
     let study = study
         .map(|t| parse_study_file(t).map_err(|e| of_kind(e, t, FileKind::Study)))
         .transpose()?;
-    let (board, physics) = study.as_ref().map_or_else(
-        || {
-            (
-                crokinole::Board::tournament(),
-                crokinole::Physics::default(),
-            )
-        },
-        |s| {
-            let situation = &s.spec().situation;
-            (situation.board.clone(), situation.physics.clone())
-        },
-    );
-    let shot = study.as_ref().map(|s| s.intended_shot());
     let title = title.unwrap_or_else(|| "Monte Carlo study".to_string());
     let view = if zoom {
         CloudView::Zoom
     } else {
         CloudView::Board
     };
-    Ok(cloud_svg(
-        &board,
-        &physics,
-        &cloud,
-        shot.as_ref(),
-        &title,
-        view,
-    ))
+    study_cloud_svg(&cloud, study.as_ref(), &title, view).map_err(input_error)
 }
 
 /// `crokinole render suggest`: a plan's heat map of expected value over aim and speed.

@@ -1210,7 +1210,7 @@ fn file_label(file: &Path) -> String {
 
 /// `crokinole render`: read and check the input, draw it, and only then write the SVG.
 fn render(what: Render, title: Option<String>, output: Option<&Path>) -> Result<(), Failure> {
-    use crokinole::render::{CloudView, cloud_svg, heatmap_svg, shot_svg};
+    use crokinole::render::{CloudView, heatmap_svg, shot_svg, study_cloud_svg};
     let svg = match what {
         Render::Shot { file, shot } => {
             let text = read_input(&file)?;
@@ -1239,16 +1239,6 @@ fn render(what: Render, title: Option<String>, output: Option<&Path>) -> Result<
             let text = read_input(&summary)?;
             let cloud = parse_summary(&text)
                 .map_err(|e| in_file(of_kind(e, &text, FileKind::Summary), &summary))?;
-            if cloud.shooter_positions.is_none() {
-                return Err(in_file(
-                    InputError::new(
-                        "shooter_positions",
-                        "missing: this summary was printed without the positions; make it \
-                         with `crokinole montecarlo STUDY --positions` to draw the cloud",
-                    ),
-                    &summary,
-                ));
-            }
             let study_file = study;
             let study = match &study_file {
                 Some(path) => {
@@ -1260,14 +1250,6 @@ fn render(what: Render, title: Option<String>, output: Option<&Path>) -> Result<
                 }
                 None => None,
             };
-            let (board, physics) = study.as_ref().map_or_else(
-                || (Board::tournament(), Physics::default()),
-                |s| {
-                    let situation = &s.spec().situation;
-                    (situation.board.clone(), situation.physics.clone())
-                },
-            );
-            let shot = study.as_ref().map(|s| s.intended_shot());
             let named = study_file.as_deref().unwrap_or(&summary);
             let title = title.unwrap_or_else(|| format!("Monte Carlo: {}", file_label(named)));
             let view = if zoom {
@@ -1275,7 +1257,8 @@ fn render(what: Render, title: Option<String>, output: Option<&Path>) -> Result<
             } else {
                 CloudView::Board
             };
-            cloud_svg(&board, &physics, &cloud, shot.as_ref(), &title, view)
+            study_cloud_svg(&cloud, study.as_ref(), &title, view)
+                .map_err(|e| in_file(e, &summary))?
         }
         Render::Suggest { file } => {
             let text = read_input(&file)?;

@@ -19,7 +19,9 @@ use super::shot::{draw_disc, fmt_g};
 use super::svg::{Svg, num};
 use crate::board::Board;
 use crate::disc::Disc;
+use crate::error::InputError;
 use crate::montecarlo::ShotClass;
+use crate::montecarlo::study::Study;
 use crate::montecarlo::tally::{Proportion, StudySummary};
 use crate::params::Physics;
 use crate::shot::Shot;
@@ -84,6 +86,41 @@ fn zoom_box(board: &Board, points: &[DVec2]) -> (DVec2, f64) {
     } else {
         (centre, half)
     }
+}
+
+/// A study's cloud as `crokinole render montecarlo` and the Python package draw it: on the
+/// study's board and physics when `study` is given (with its position and intended flick),
+/// else on the tournament board with the default physics. Refused (field
+/// `shooter_positions`) for a summary printed without the positions, which has no cloud.
+pub fn study_cloud_svg(
+    summary: &StudySummary,
+    study: Option<&Study>,
+    title: &str,
+    view: CloudView,
+) -> Result<String, InputError> {
+    if summary.shooter_positions.is_none() {
+        return Err(InputError::new(
+            "shooter_positions",
+            "missing: this summary was printed without the positions; make it with \
+             `crokinole montecarlo STUDY --positions` to draw the cloud",
+        ));
+    }
+    let (board, physics) = study.map_or_else(
+        || (Board::tournament(), Physics::default()),
+        |s| {
+            let situation = &s.spec().situation;
+            (situation.board.clone(), situation.physics.clone())
+        },
+    );
+    let shot = study.map(Study::intended_shot);
+    Ok(cloud_svg(
+        &board,
+        &physics,
+        summary,
+        shot.as_ref(),
+        title,
+        view,
+    ))
 }
 
 /// The picture of a Monte Carlo summary on `board`; `study` adds the position and the

@@ -25,6 +25,6 @@ pub mod svg;
 
 pub use crate::montecarlo::tally::StudySummary;
 pub use crate::plan::Grid;
-pub use cloud::{CloudView, class_colour, cloud_svg};
+pub use cloud::{CloudView, class_colour, cloud_svg, study_cloud_svg};
 pub use heatmap::heatmap_svg;
 pub use shot::shot_svg;
