@@ -4,7 +4,7 @@
 mod common;
 
 use common::{R, disc, open_board, physics_dt};
-use crokinole::step::farkas::tabulated_friction_factors;
+use crokinole::step::farkas::integrate_slide_and_spin;
 use crokinole::{DiscState, World};
 use glam::DVec2;
 
@@ -323,30 +323,6 @@ fn spin_direction_does_not_change_the_distance() {
     }
 }
 
-/// The Farkas equations `dv/dt = -mu g F`, `d(R w)/dt = -2 mu g T`, integrated in time by
-/// classical Runge-Kutta with a 1 us step on the engine's tabulated factors: slide speed,
-/// rim speed and distance slid after `t`.
-fn farkas_integrated(v0: f64, u0: f64, t: f64) -> (f64, f64, f64) {
-    let f = |y: [f64; 3]| {
-        let (ff, tt) = tabulated_friction_factors(y[0].max(0.0), y[1].max(0.0));
-        [-MU_G * ff, -2.0 * MU_G * tt, y[0]]
-    };
-    let n = (t / 1e-6).ceil() as usize;
-    let h = t / n as f64;
-    let at = |y: [f64; 3], k: [f64; 3], s: f64| [y[0] + s * k[0], y[1] + s * k[1], y[2] + s * k[2]];
-    let mut y = [v0, u0, 0.0];
-    for _ in 0..n {
-        let k1 = f(y);
-        let k2 = f(at(y, k1, 0.5 * h));
-        let k3 = f(at(y, k2, 0.5 * h));
-        let k4 = f(at(y, k3, h));
-        for j in 0..3 {
-            y[j] += h / 6.0 * (k1[j] + 2.0 * k2[j] + 2.0 * k3[j] + k4[j]);
-        }
-    }
-    (y[0], y[1], y[2])
-}
-
 /// Through a run of quiet steps a disc that slides and spins is on the exact solution of the
 /// Farkas equations (to the 1e-7 of the engine's master curves), whatever the step and
 /// however long the run: after `n` steps its slide speed, spin and distance match the
@@ -363,7 +339,9 @@ fn a_spinning_disc_in_the_open_follows_the_farkas_equations_exactly() {
                 w.step();
             }
             let d = w.discs()[0];
-            let (v, u, s) = farkas_integrated(speed, R * f64::abs(spin), n as f64 * dt);
+            let t = n as f64 * dt;
+            let (v, u, s) =
+                integrate_slide_and_spin(speed, R * f64::abs(spin), MU_G, t, (t / 1e-6) as usize);
             let slid = (d.pos - START).length();
             let rim = R * d.spin.abs();
             assert!(

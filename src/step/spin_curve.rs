@@ -296,6 +296,7 @@ fn add(y: [f64; 3], k: [f64; 3], h: f64) -> [f64; 3] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::step::farkas::integrate_slide_and_spin;
 
     #[test]
     fn branches_cover_their_sides_and_rise_outwards() {
@@ -314,28 +315,6 @@ mod tests {
                 assert!(cell.s[0] > 0.0 && cell.sigma[0] > 0.0);
             }
         }
-    }
-
-    /// The Farkas equations integrated in time by classical Runge-Kutta with `n` steps up to
-    /// `t_end`, on the step's tabulated factors: sliding speed, rim speed, distance slid.
-    fn integrated(v0: f64, u0: f64, a: f64, t_end: f64, n: usize) -> (f64, f64, f64) {
-        let table = friction_table();
-        let f = |y: [f64; 3]| {
-            let (ff, tt) = table.factors(y[0].max(0.0), y[1].max(0.0));
-            [-a * ff, -a * K * tt, y[0]]
-        };
-        let dt = t_end / n as f64;
-        let mut y = [v0, u0, 0.0];
-        for _ in 0..n {
-            let k1 = f(y);
-            let k2 = f(add(y, k1, 0.5 * dt));
-            let k3 = f(add(y, k2, 0.5 * dt));
-            let k4 = f(add(y, k3, dt));
-            for j in 0..3 {
-                y[j] += dt / 6.0 * (k1[j] + 2.0 * k2[j] + 2.0 * k3[j] + k4[j]);
-            }
-        }
-        (y[0], y[1], y[2])
     }
 
     /// Speeds, spins and distances along the master curves match the equations integrated in
@@ -361,7 +340,7 @@ mod tests {
             for frac in [0.1, 0.5, 0.9] {
                 let t = frac * life;
                 let (v, u, d) = curves.after(&c, t);
-                let (vr, ur, dr) = integrated(v0, u0, a, t, 200_000);
+                let (vr, ur, dr) = integrate_slide_and_spin(v0, u0, a, t, 200_000);
                 let err = ((v - vr).abs() / vr)
                     .max((u - ur).abs() / ur)
                     .max((d - dr).abs() / total);
