@@ -354,11 +354,6 @@ fn suggest(
     let objective: Objective = objective
         .parse()
         .map_err(|e: String| input_error(InputError::new("objective", e)))?;
-    if !(1..=50).contains(&top) {
-        return Err(error(format!(
-            "field `top`: must be between 1 and 50, got {top}"
-        )));
-    }
     let config = PlanConfig {
         objective,
         budget,

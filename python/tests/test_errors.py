@@ -88,6 +88,10 @@ def test_study_and_suggest_messages(cli, tmp_path):
     with pytest.raises(ck.CrokinoleError) as e:
         ck.suggest(FIXTURES / "suggest" / "takeout.json", budget=10)
     assert str(e.value) == "field `budget`: must be at least 1000 samples, got 10"
+    # `top` is checked by the planner itself, with its own bound.
+    with pytest.raises(ck.CrokinoleError) as e:
+        ck.suggest(FIXTURES / "suggest" / "takeout.json", budget=3000, top=0)
+    assert str(e.value) == "field `top`: must be 1 to 50, got 0"
 
 
 def test_play_messages(cli):
