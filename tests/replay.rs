@@ -189,21 +189,7 @@ fn monte_carlo_samples_replay_bit_for_bit() {
             "speed": flick.speed, "spin": flick.spin,
         });
         one.as_object_mut().unwrap().remove("noise");
-        let single = dir.join("single.jsonl");
-        binary::run(
-            &[
-                "montecarlo",
-                "-",
-                "--samples",
-                "1",
-                "--samples-out",
-                single.to_str().unwrap(),
-            ],
-            Some(&one.to_string()),
-        )
-        .json();
-        let mut again: Value =
-            serde_json::from_str(&std::fs::read_to_string(&single).unwrap()).unwrap();
+        let mut again = one_sample(&one, &dir);
         again["sample"] = n.clone();
         assert_eq!(
             again, sample,
@@ -212,6 +198,25 @@ fn monte_carlo_samples_replay_bit_for_bit() {
     }
     // The shaky aim misses the disc now and then: both verdicts are replayed.
     assert!(removed > 0 && removed < 24, "{removed} of 24 removed");
+}
+
+/// The one sample line `crokinole montecarlo - --samples 1 --samples-out FILE` writes for
+/// `study` (a study file), with `FILE` in `dir`.
+fn one_sample(study: &Value, dir: &std::path::Path) -> Value {
+    let single = dir.join("single.jsonl");
+    binary::run(
+        &[
+            "montecarlo",
+            "-",
+            "--samples",
+            "1",
+            "--samples-out",
+            single.to_str().unwrap(),
+        ],
+        Some(&study.to_string()),
+    )
+    .json();
+    serde_json::from_str(&std::fs::read_to_string(&single).unwrap()).unwrap()
 }
 
 #[test]
@@ -249,21 +254,7 @@ fn the_planners_flick_replays_bit_for_bit() {
         obj.remove("search");
         obj.remove("noise");
         obj.insert("flick".into(), f.clone());
-        let dir = binary::scratch("plan_replay");
-        let single = dir.join("single.jsonl");
-        binary::run(
-            &[
-                "montecarlo",
-                "-",
-                "--samples",
-                "1",
-                "--samples-out",
-                single.to_str().unwrap(),
-            ],
-            Some(&study.to_string()),
-        )
-        .json();
-        let line: Value = serde_json::from_str(&std::fs::read_to_string(&single).unwrap()).unwrap();
+        let line = one_sample(&study, &binary::scratch("plan_replay"));
         let rank = &suggestion["rank"];
         let positions: Vec<Value> = planned
             .discs
