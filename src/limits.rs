@@ -11,7 +11,8 @@
 
 /// Most fixed steps one shot may take (`max_time / dt`), refused up front: with the
 /// default `dt` of 1 ms that is 10,000 s of simulated time, far beyond the 20 s default.
-/// A disc spinning in place is stepped one step at a time, so this bounds a shot's time too.
+/// A disc at a slide-to-spin ratio the master curves leave out is stepped one step at a
+/// time, so this bounds a shot's time too.
 pub const MAX_STEPS: f64 = 1e7;
 
 /// Most discs one shot may hold, refused up front (the field names the first disc too

@@ -202,6 +202,33 @@ fn a_disc_spinning_in_place_stops_at_three_quarters_r_w_over_mu_g() {
     }
 }
 
+/// A run of quiet steps of a disc spinning in place is one closed-form advance too: after
+/// `n` steps its spin is `w0 - (4/3) mu g / R T` (sign kept), `T = n dt`, to rounding, and
+/// it has not moved; stepping by hand lands on the bits of `run`.
+#[test]
+fn a_disc_spinning_in_place_loses_spin_at_the_constant_rate_over_any_run() {
+    for dt in DTS {
+        for w0 in [60.0_f64, -250.0] {
+            let life = 3.0 * R * w0.abs() / (4.0 * MU_G);
+            let n = (0.8 * life / dt) as u64;
+            let mut w = single(dt, 0.0, w0);
+            for _ in 0..n {
+                w.step();
+            }
+            let t = n as f64 * dt;
+            let want = w0.signum() * (w0.abs() - 4.0 / 3.0 * MU_G / R * t);
+            let d = w.discs()[0];
+            assert!(
+                (d.spin - want).abs() <= 1e-12 * w0.abs(),
+                "dt {dt} w0 {w0}, {n} steps: spin {} vs {want}",
+                d.spin
+            );
+            assert_eq!((d.pos, d.vel), (START, DVec2::ZERO));
+            run_is_stepping_by_hand(single(dt, 0.0, w0));
+        }
+    }
+}
+
 /// Per-step record of a hand-stepped slide with spin: (speed, spin) at each step end.
 fn hand_stepped(dt: f64, speed: f64, spin: f64) -> Vec<(f64, f64)> {
     let mut w = single(dt, speed, spin);

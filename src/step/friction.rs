@@ -128,7 +128,7 @@ pub(crate) fn advance_quiet(disc: &mut Disc, m: &mut Motion, tau: f64) {
 }
 
 /// `n` quiet steps of length `h` of a spinning disc that is not on the master curves
-/// (`Curve::Off`: spinning in place, or a ratio the tables leave out): rounds of
+/// (`Curve::Off`: a ratio the tables leave out, or no board friction): rounds of
 /// [`set_decel`] and [`advance_quiet`]. The caller guarantees the steps are quiet: neither
 /// the slide nor the spin ends within them (`World::quiet_steps_ahead`).
 pub(crate) fn glide_spinning(disc: &mut Disc, m: &mut Motion, physics: &Physics, h: f64, n: u64) {
@@ -141,13 +141,16 @@ pub(crate) fn glide_spinning(disc: &mut Disc, m: &mut Motion, physics: &Physics,
 
 /// Looks up a spinning disc's place on its master curve and makes its current state the
 /// anchor of its quiet runs (at step boundary `step`): `Curve::On` when it slides and
-/// spins at a ratio the tables cover and the board has friction, else `Curve::Off`.
+/// spins at a ratio the tables cover and the board has friction, `Curve::InPlace` when it
+/// spins without sliding, else `Curve::Off`.
 #[inline]
 pub(crate) fn anchor_on_curve(disc: &Disc, m: &mut Motion, physics: &Physics, step: u64) {
     anchor_at(disc, m, step);
     let a = physics.board_friction * physics.gravity;
     let u = disc.radius * disc.spin.abs();
-    m.anchor.curve = if m.speed > 0.0 && u > 0.0 && a > 0.0 {
+    m.anchor.curve = if m.speed == 0.0 {
+        Curve::InPlace(disc.spin)
+    } else if u > 0.0 && a > 0.0 {
         match spin_curves().locate(m.speed, u, a) {
             Some(c) => Curve::On(c),
             None => Curve::Off,
@@ -155,6 +158,19 @@ pub(crate) fn anchor_on_curve(disc: &Disc, m: &mut Motion, physics: &Physics, st
     } else {
         Curve::Off
     };
+}
+
+/// Sets a disc spinning in place with spin `w0` at its anchor to its state at the end of
+/// quiet step `step`: the spin's magnitude less `(2/3) spin_scale T`, `T = (step -
+/// anchor.step) h` (the pure-spin factor `T(0) = 2/3` is exact, so in exact arithmetic
+/// this is the result of the single steps).
+#[inline]
+pub(crate) fn glide_in_place(disc: &mut Disc, m: &mut Motion, w0: f64, step: u64, h: f64) {
+    let t = (step - m.anchor.step) as f64 * h;
+    m.decel = 0.0;
+    m.spin_decel = m.spin_scale * (2.0 / 3.0);
+    let dw = m.spin_decel * t;
+    disc.spin = if w0 > 0.0 { w0 - dw } else { w0 + dw };
 }
 
 /// Sets a disc that slides and spins to its state at the end of quiet step `step` (a

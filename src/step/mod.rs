@@ -42,8 +42,9 @@ use crate::disc::{DiscId, DiscState};
 use crate::limits::{Limit, MAX_EVENTS_PER_SHOT};
 use crate::step::event::{Event, EventKind};
 use crate::step::friction::{
-    advance, advance_quiet, anchor_at, anchor_on_curve, glide_on_curve, glide_spinning, glide_to,
-    set_decel, slide_distance, slide_stop_time, speed_after_glide, spin_stop_time, sync,
+    advance, advance_quiet, anchor_at, anchor_on_curve, glide_in_place, glide_on_curve,
+    glide_spinning, glide_to, set_decel, slide_distance, slide_stop_time, speed_after_glide,
+    spin_stop_time, sync,
 };
 use crate::step::state::Curve;
 use crate::world::World;
@@ -250,12 +251,14 @@ impl World {
                 // Slide and spin end together, at the end of the curve's life.
                 let age = (self.steps - m.anchor.step) as f64 * h;
                 ending = ending.min((c.life() - age) / h - 2.0);
-            } else if d.spin != 0.0 {
-                ending = ending.min(m.speed / (mu_g * h) - 2.0);
-                let max_spin_decel = (2.0 / 3.0) * m.spin_scale;
-                ending = ending.min(d.spin.abs() / (max_spin_decel * h) - 2.0);
-            } else if m.speed > 0.0 {
-                ending = ending.min(m.speed / (mu_g * h) - 2.0);
+            } else {
+                if m.speed > 0.0 {
+                    ending = ending.min(m.speed / (mu_g * h) - 2.0);
+                }
+                if d.spin != 0.0 {
+                    let max_spin_decel = (2.0 / 3.0) * m.spin_scale;
+                    ending = ending.min(d.spin.abs() / (max_spin_decel * h) - 2.0);
+                }
             }
         }
         k = k.min(ending);
@@ -301,9 +304,9 @@ impl World {
 
     /// Takes `n` quiet steps (see [`World::quiet_steps_ahead`]): exactly the state of `n`
     /// calls to [`World::step`] that each found the step quiet, without the checks. A disc
-    /// without spin, or sliding and spinning on its master curve, costs one closed-form
-    /// advance from its anchor whatever `n` is; a disc spinning in place or at a ratio the
-    /// curves leave out is stepped `n` times.
+    /// without spin, sliding and spinning on its master curve, or spinning in place costs one
+    /// closed-form advance from its anchor whatever `n` is; a disc at a ratio the curves
+    /// leave out is stepped `n` times.
     pub(crate) fn glide(&mut self, n: u64) {
         let (h, end) = (self.physics.dt, self.steps + n);
         for k in 0..self.moving.len() {
@@ -314,6 +317,8 @@ impl World {
                 glide_to(d, m, end, h);
             } else if let Curve::On(c) = m.anchor.curve {
                 glide_on_curve(d, m, &c, end, h);
+            } else if let Curve::InPlace(w0) = m.anchor.curve {
+                glide_in_place(d, m, w0, end, h);
             } else {
                 glide_spinning(d, m, &self.physics, h, n);
                 anchor_at(d, m, end);

@@ -52,6 +52,8 @@ pub(crate) struct Motion {
 ///   of `k - step` single steps.
 /// - sliding and spinning, along its master curve (`step/spin_curve.rs`): the exact solution
 ///   of the Farkas equations, which the per-step model approaches as the step shrinks.
+/// - spinning in place, at the constant angular deceleration `(2/3) mu m g R / I`: the spin
+///   less that times `T`.
 ///
 /// As defined, it costs the same whether one step or a million are taken, and stepping by
 /// hand and `World::run` compute it the same way. Set at every step boundary that is not
@@ -72,9 +74,12 @@ pub(crate) enum Curve {
     /// Not looked up since the anchor was set.
     #[default]
     Stale,
-    /// Not on the tables (no spin, no slide, a ratio the tables leave to the per-step
-    /// model, or no board friction): quiet steps are taken one at a time.
+    /// Not on the tables (a ratio the tables leave to the per-step model, or no board
+    /// friction): quiet steps are taken one at a time.
     Off,
+    /// Spinning in place with this spin at the anchor: the spin falls at the constant
+    /// `(2/3) mu m g R / I`, so quiet steps are one closed-form advance like a slide's.
+    InPlace(f64),
     /// On the tables: quiet steps are one closed-form advance from the anchor.
     On(OnCurve),
 }
