@@ -718,3 +718,53 @@ fn push_out(pos: DVec2, c: DVec2, sigma: f64) -> Option<DVec2> {
         None
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::{Board, Disc, Physics, World};
+    use glam::DVec2;
+
+    /// A lone disc in a world that has just been built, flicked with `vel` and `spin` from
+    /// a point of the tournament board far from the pegs and the hole.
+    fn lone(vel: DVec2, spin: f64) -> World {
+        let physics = Physics::default();
+        let mut w = World::new(Board::tournament(), physics.clone()).unwrap();
+        let disc = Disc::at_rest(
+            0,
+            DVec2::new(0.0, -0.25),
+            physics.disc_radius,
+            physics.disc_mass,
+        )
+        .flicked(vel, spin);
+        w.add_disc(disc).unwrap();
+        w
+    }
+
+    /// A lone disc is proved quiet, from its second step, for all but its last few steps
+    /// whatever its motion: sliding, sliding and spinning (on its master curve), spinning in
+    /// place. Symptom this pins: the master-curve change put the slide's stop bound
+    /// `v / (mu g h) - 2` on every disc off the curves, which is -2 for a disc that does
+    /// not slide, so a disc spinning in place was never proved quiet and went through
+    /// stage 3 step by step.
+    #[test]
+    fn a_lone_disc_is_proved_quiet_until_its_last_steps() {
+        for (vel, spin) in [
+            (DVec2::new(0.04, 0.0), 0.0),
+            (DVec2::new(0.04, 0.0), 30.0),
+            (DVec2::ZERO, 60.0),
+            (DVec2::ZERO, -60.0),
+        ] {
+            // The first step measures the clearance (a new disc has none yet).
+            let mut w = lone(vel, spin);
+            w.step();
+            w.prove_quiet();
+            let proved = w.quiet_until;
+            assert!(w.run());
+            let life = w.settle_time() / w.physics.dt;
+            assert!(
+                proved as f64 >= life - 4.0 && proved > 20,
+                "v {vel} w {spin}: {proved} quiet steps proved of {life:.1}"
+            );
+        }
+    }
+}
