@@ -1458,8 +1458,6 @@ fn parse_target(text: &str) -> Result<Option<glam::DVec2>, Failure> {
     }
 }
 
-/// `crokinole suggest`: read and check the suggest file, plan on `threads` workers, print
-/// the plan.
 /// A note on standard error when pegs or discs sit on the shooter's line inside the
 /// searched offsets: placements there are illegal, and the search silently skips them.
 fn note_blocked_offsets(request: &crokinole::plan::Request) {
@@ -1485,6 +1483,8 @@ fn note_blocked_offsets(request: &crokinole::plan::Request) {
     );
 }
 
+/// `crokinole suggest`: read and check the suggest file, plan on `threads` workers, print
+/// the plan.
 fn suggest(
     file: &Path,
     config: crokinole::plan::PlanConfig,

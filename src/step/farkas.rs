@@ -310,12 +310,11 @@ impl FrictionTable {
     }
 
     /// [`FrictionTable::factors`] without the two limit tests: the same bits for any
-    /// `v >= 0`, `u >= 0` but not both zero. (At `u = 0`, `x = n` lands on the last node,
-    /// `f[n - 1] + (1 - f[n - 1]) = 1` and `t[n - 1] + (0 - t[n - 1]) = 0` exactly; at
-    /// `v = 0`, `x = 0` gives `f[0] + 0 = 0` and `t[0] + 0 = 2/3`.) For a caller that knows
-    /// the disc slides.
+    /// `v >= 0`, `u >= 0` but not both zero (tested). (At `u = 0`, `x = n` lands on the
+    /// last node, `f[n - 1] + (1 - f[n - 1]) = 1` and `t[n - 1] + (0 - t[n - 1]) = 0`
+    /// exactly; at `v = 0`, `x = 0` gives `f[0] + 0 = 0` and `t[0] + 0 = 2/3`.)
     #[inline(always)]
-    pub(crate) fn interpolate(&self, v: f64, u: f64) -> (f64, f64) {
+    fn interpolate(&self, v: f64, u: f64) -> (f64, f64) {
         let n = TABLE_INTERVALS;
         // Position in [0, n]: (d + 1) n / 2 with d + 1 = 2 v / (v + u).
         let x = v * n as f64 / (v + u);
@@ -359,23 +358,38 @@ pub fn integrate_slide_and_spin(
     steps: usize,
 ) -> (f64, f64, f64) {
     let table = friction_table();
-    let f = |y: [f64; 3]| {
+    let f = |_: f64, y: [f64; 3]| {
         let (ff, tt) = table.factors(y[0].max(0.0), y[1].max(0.0));
         [-mu_g * ff, -2.0 * mu_g * tt, y[0]]
     };
-    let at = |y: [f64; 3], k: [f64; 3], s: f64| [y[0] + s * k[0], y[1] + s * k[1], y[2] + s * k[2]];
     let h = t / steps.max(1) as f64;
     let mut y = [v0, u0, 0.0];
     for _ in 0..steps.max(1) {
-        let k1 = f(y);
-        let k2 = f(at(y, k1, 0.5 * h));
-        let k3 = f(at(y, k2, 0.5 * h));
-        let k4 = f(at(y, k3, h));
-        for j in 0..3 {
-            y[j] += h / 6.0 * (k1[j] + 2.0 * k2[j] + 2.0 * k3[j] + k4[j]);
-        }
+        y = rk4_step(f, 0.0, y, f(0.0, y), h);
     }
     (y[0], y[1], y[2])
+}
+
+/// One classical Runge-Kutta step of length `h` of `dy/dx = f(x, y)` (three components)
+/// from `y` at `x`, whose slope there `k1` the caller has: the integrator of the master
+/// curves (`step/spin_curve.rs`, which keeps each node's slope) and of
+/// [`integrate_slide_and_spin`].
+pub(crate) fn rk4_step(
+    f: impl Fn(f64, [f64; 3]) -> [f64; 3],
+    x: f64,
+    y: [f64; 3],
+    k1: [f64; 3],
+    h: f64,
+) -> [f64; 3] {
+    let at = |k: [f64; 3], s: f64| [y[0] + s * k[0], y[1] + s * k[1], y[2] + s * k[2]];
+    let k2 = f(x + 0.5 * h, at(k1, 0.5 * h));
+    let k3 = f(x + 0.5 * h, at(k2, 0.5 * h));
+    let k4 = f(x + h, at(k3, h));
+    let mut out = y;
+    for j in 0..3 {
+        out[j] += h / 6.0 * (k1[j] + 2.0 * k2[j] + 2.0 * k3[j] + k4[j]);
+    }
+    out
 }
 
 #[cfg(test)]
@@ -575,9 +589,10 @@ mod tests {
         );
     }
 
-    /// `FrictionTable::interpolate` (no limit tests, what a sliding and spinning disc's
-    /// step uses) gives the bits of `FrictionTable::factors` wherever `v + u > 0`: at
-    /// `u = 0` (also `u` lost to rounding next to `v`), at `v = 0`, on nodes and between.
+    /// `FrictionTable::interpolate` (the lookup without the limit tests) gives the bits of
+    /// `FrictionTable::factors` wherever `v + u > 0` (the limits come out exact through
+    /// it): at `u = 0` (also `u` lost to rounding next to `v`), at `v = 0`, on nodes and
+    /// between.
     #[test]
     fn interpolation_without_the_limit_tests_is_the_same_bits() {
         let table = friction_table();

@@ -42,7 +42,7 @@ pub(crate) fn sync(disc: &Disc, m: &mut Motion) {
 /// Sets the decelerations of a moving disc for an interval of length `window`.
 #[inline]
 pub(crate) fn set_decel(disc: &Disc, m: &mut Motion, physics: &Physics, window: f64) {
-    let mu_g = physics.board_friction * physics.gravity;
+    let mu_g = physics.slide_decel();
     let v = m.speed;
     let u = disc.radius * disc.spin.abs();
     if u == 0.0 {
@@ -103,8 +103,7 @@ pub(crate) fn slide_distance(speed: f64, m: &Motion, tau: f64) -> f64 {
 /// alpha per unit torque factor: `mu m g R / I` (= 2 mu g / R for a uniform disc).
 #[inline]
 pub(crate) fn spin_scale(disc: &Disc, physics: &Physics) -> f64 {
-    let mu_g = physics.board_friction * physics.gravity;
-    mu_g * disc.mass * disc.radius / disc.inertia()
+    physics.slide_decel() * disc.mass * disc.radius / disc.inertia()
 }
 
 /// [`advance`] over a step known to be quiet (the disc neither stops sliding nor stops
@@ -146,7 +145,7 @@ pub(crate) fn glide_spinning(disc: &mut Disc, m: &mut Motion, physics: &Physics,
 #[inline]
 pub(crate) fn anchor_on_curve(disc: &Disc, m: &mut Motion, physics: &Physics, step: u64) {
     anchor_at(disc, m, step);
-    let a = physics.board_friction * physics.gravity;
+    let a = physics.slide_decel();
     let u = disc.radius * disc.spin.abs();
     m.anchor.curve = if m.speed == 0.0 {
         Curve::InPlace(disc.spin)
@@ -163,13 +162,12 @@ pub(crate) fn anchor_on_curve(disc: &Disc, m: &mut Motion, physics: &Physics, st
 /// Sets a disc spinning in place with spin `w0` at its anchor to its state at the end of
 /// quiet step `step`: the spin's magnitude less `(2/3) spin_scale T`, `T = (step -
 /// anchor.step) h` (the pure-spin factor `T(0) = 2/3` is exact, so in exact arithmetic
-/// this is the result of the single steps).
+/// this is the result of the single steps). The decelerations are left as they were, as
+/// in [`glide_on_curve`].
 #[inline]
-pub(crate) fn glide_in_place(disc: &mut Disc, m: &mut Motion, w0: f64, step: u64, h: f64) {
+pub(crate) fn glide_in_place(disc: &mut Disc, m: &Motion, w0: f64, step: u64, h: f64) {
     let t = (step - m.anchor.step) as f64 * h;
-    m.decel = 0.0;
-    m.spin_decel = m.spin_scale * (2.0 / 3.0);
-    let dw = m.spin_decel * t;
+    let dw = m.spin_scale * (2.0 / 3.0) * t;
     disc.spin = if w0 > 0.0 { w0 - dw } else { w0 + dw };
 }
 
@@ -179,15 +177,21 @@ pub(crate) fn glide_in_place(disc: &mut Disc, m: &mut Motion, w0: f64, step: u64
 /// decelerations are left as they were; the next step that needs them sets them.
 #[inline]
 pub(crate) fn glide_on_curve(disc: &mut Disc, m: &mut Motion, c: &OnCurve, step: u64, h: f64) {
-    let a = m.anchor;
-    let t = (step - a.step) as f64 * h;
+    let t = (step - m.anchor.step) as f64 * h;
     let (v, u, slid) = spin_curves().after(c, t);
-    disc.pos = a.pos + m.dir * slid;
-    m.speed = v;
-    disc.vel = m.dir * v;
+    along_path(disc, m, slid, v);
     let w = u / disc.radius;
     disc.spin = if disc.spin < 0.0 { -w } else { w };
-    m.clearance = a.clearance - slid;
+}
+
+/// Puts a disc `slid` metres along its path from its anchor, moving at `speed`, with the
+/// clearance that travel leaves: the end of a closed-form quiet run.
+#[inline]
+fn along_path(disc: &mut Disc, m: &mut Motion, slid: f64, speed: f64) {
+    disc.pos = m.anchor.pos + m.dir * slid;
+    m.speed = speed;
+    disc.vel = m.dir * speed;
+    m.clearance = m.anchor.clearance - slid;
 }
 
 /// Advances a moving disc by `tau` in closed form and uses up its clearance.
@@ -252,10 +256,7 @@ pub(crate) fn glide_to(disc: &mut Disc, m: &mut Motion, step: u64, h: f64) {
     let a = m.anchor;
     let t = (step - a.step) as f64 * h;
     let s = t * (a.speed - 0.5 * m.decel * t);
-    disc.pos = a.pos + m.dir * s;
-    m.speed = a.speed - m.decel * t;
-    disc.vel = m.dir * m.speed;
-    m.clearance = a.clearance - s;
+    along_path(disc, m, s, a.speed - m.decel * t);
 }
 
 #[cfg(test)]
@@ -271,7 +272,7 @@ mod tests {
     #[test]
     fn the_per_step_model_is_second_order_in_the_step() {
         let physics = Physics::default();
-        let a = physics.board_friction * physics.gravity;
+        let a = physics.slide_decel();
         for (vel, spin) in [(DVec2::new(0.6, 0.8), 20.0), (DVec2::new(0.3, 0.0), -40.0)] {
             let start = Disc::at_rest(0, DVec2::ZERO, physics.disc_radius, physics.disc_mass)
                 .flicked(vel, spin);

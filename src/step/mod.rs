@@ -238,7 +238,7 @@ impl World {
     /// [`World::prove_quiet`]).
     pub(crate) fn quiet_steps_ahead(&self, limit: u64) -> (u64, bool) {
         let h = self.physics.dt;
-        let mu_g = self.physics.board_friction * self.physics.gravity;
+        let mu_g = self.physics.slide_decel();
         let mut k = limit as f64;
         // The least of the bounds on the slides and spins ending (they only fall).
         let mut ending = k;

@@ -52,7 +52,7 @@
 //! A state outside the tables (within `1e-7` of `x*`, or `1e-6` of pure sliding or pure
 //! spinning) is left to the per-step model; so is every state when `a = 0`.
 
-use crate::step::farkas::{FrictionTable, friction_table};
+use crate::step::farkas::{FrictionTable, friction_table, rk4_step};
 use crate::step::state::OnCurve;
 
 /// Innermost node's distance `xi = |x - x*|` from the fixed ratio.
@@ -221,18 +221,14 @@ impl Branch {
         let (f0, t0) = table.factors(v0, u0);
         let c0 = f0 + K * t0;
         let mut y = [1.0, 1.0 / c0, v0 / (2.0 * c0)];
-        let mut nodes = vec![(xi, y, slope(xi, y))];
+        let mut k1 = slope(xi, y);
+        let mut nodes = vec![(xi, y, k1)];
         while end - xi > OUTER_GAP {
             let h = (REL_STEP * xi.min(0.5 * (end - xi))).min(MAX_STEP);
-            let k1 = slope(xi, y);
-            let k2 = slope(xi + 0.5 * h, add(y, k1, 0.5 * h));
-            let k3 = slope(xi + 0.5 * h, add(y, k2, 0.5 * h));
-            let k4 = slope(xi + h, add(y, k3, h));
-            for j in 0..3 {
-                y[j] += h / 6.0 * (k1[j] + 2.0 * k2[j] + 2.0 * k3[j] + k4[j]);
-            }
+            y = rk4_step(slope, xi, y, k1, h);
             xi += h;
-            nodes.push((xi, y, slope(xi, y)));
+            k1 = slope(xi, y);
+            nodes.push((xi, y, k1));
         }
         let cells = nodes
             .windows(2)
@@ -286,11 +282,6 @@ impl Branch {
         }
         (c.xi0 + t * c.h, cubic(&c.s, t), cubic(&c.sigma, t))
     }
-}
-
-#[inline(always)]
-fn add(y: [f64; 3], k: [f64; 3], h: f64) -> [f64; 3] {
-    [y[0] + h * k[0], y[1] + h * k[1], y[2] + h * k[2]]
 }
 
 #[cfg(test)]
