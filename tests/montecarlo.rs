@@ -9,12 +9,13 @@ mod golden_file;
 
 use crokinole::io::outcomes_to_string;
 use crokinole::io::{
-    input_hash, parse_state, parse_study_file, sample_line, state_json, study_summary_json,
+    input_hash, parse_state, parse_study_file, parse_summary, sample_line, state_json,
+    study_summary_json,
 };
 use crokinole::montecarlo::flick::max_offset;
 use crokinole::montecarlo::noise::{Draws, Param};
 use crokinole::montecarlo::{
-    CHUNK, Noise, PlayerFlick, Sampling, ShotClass, Situation, Study, StudySpec, Tally,
+    CHUNK, Noise, PlayerFlick, Sampling, ShotClass, Situation, Stopped, Study, StudySpec, Tally,
 };
 use crokinole::rules::Ruleset;
 use crokinole::rules::placement::in_quadrant;
@@ -430,6 +431,56 @@ fn shards_merge_into_exactly_the_tally_of_one_run() {
         parts[0].1.summary().is_err(),
         "a shard alone has no summary"
     );
+}
+
+#[test]
+fn a_run_stopped_between_chunks_summarises_the_study_of_its_finished_samples() {
+    // Ctrl-C stops `crokinole montecarlo` through `run_until`: what finished must be
+    // exactly the shorter study (sample `i` depends on the seed and `i` alone), marked.
+    let s = study("crowded.json");
+    let plan = Sampling::new(3, 100, None).unwrap();
+    let asked = std::cell::Cell::new(0);
+    let mut lines = Vec::new();
+    let stopped = s
+        .run_until(
+            &plan,
+            16,
+            sample_line,
+            |line| {
+                lines.push(line);
+                Ok::<(), ()>(())
+            },
+            || {
+                asked.set(asked.get() + 1);
+                asked.get() == 3
+            },
+        )
+        .unwrap();
+    assert_eq!(asked.get(), 3, "asked once after each chunk");
+    assert_eq!(stopped.done, 48, "three chunks of 16");
+    assert!(!stopped.is_complete());
+    assert_eq!(lines.len(), 48);
+    let shorter = s.tally(&Sampling::new(3, 48, None).unwrap());
+    let mut want = shorter.summary().unwrap();
+    assert_eq!(want.stopped, None);
+    want.stopped = Some(Stopped { requested: 100 });
+    let got = stopped.summary_of_finished().unwrap();
+    assert_eq!(got, want);
+    assert!(
+        stopped.summary().is_err(),
+        "an unfinished tally has no full summary"
+    );
+    // The stopped summary goes through JSON and back as `render montecarlo` reads it.
+    assert_eq!(parse_summary(&study_summary_json(&got)).unwrap(), got);
+    // A run never stopped is complete, and its finished part is the whole study.
+    let whole = s
+        .run_until(&plan, 16, |_| (), |()| Ok::<(), ()>(()), || false)
+        .unwrap();
+    assert!(whole.is_complete());
+    assert_eq!(whole.summary_of_finished(), Some(whole.summary().unwrap()));
+    // A shard's finished part is no study.
+    let shard = Sampling::new(3, 100, Some("2/2".parse().unwrap())).unwrap();
+    assert_eq!(s.tally(&shard).summary_of_finished(), None);
 }
 
 #[test]

@@ -8,7 +8,7 @@
 //! rules, `--trace` adds disc paths. JSON is printed in each command's readable layout,
 //! on one line with `--compact`. It
 //! only parses, validates, calls the library and prints; exit code 2 for bad input, 1 for
-//! I/O errors.
+//! I/O errors, 128 + the signal's number for a `montecarlo` run stopped by a signal.
 
 use clap::builder::TypedValueParser as _;
 use clap::{Parser, Subcommand};
@@ -32,6 +32,8 @@ use std::fmt;
 use std::io::{BufWriter, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// Deterministic Crokinole physics: shot files in, outcome files out
@@ -104,8 +106,8 @@ enum Command {
         /// Worker threads (default: all cores). The output does not depend on it.
         #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
         threads: Option<u32>,
-        /// Stream every sample's outcome to PATH as JSON lines, in sample order, flushed
-        /// as it goes (an interrupted run keeps every finished chunk of samples); as CSV
+        /// Stream every sample's outcome to PATH as JSON lines, in sample order, written
+        /// as it goes (a run stopped by Ctrl-C keeps every finished chunk); as CSV
         /// (one row per sample, columns in docs/montecarlo.md) when PATH ends in `.csv`.
         #[arg(long, value_name = "PATH")]
         samples_out: Option<PathBuf>,
@@ -422,6 +424,9 @@ enum Failure {
     /// The reader of standard output went away (`| head`): stop quietly, as coreutils do,
     /// with the status a process killed by SIGPIPE has (141).
     BrokenPipe,
+    /// A signal stopped the run before its end ([`StopSignals`]): what finished was
+    /// written; exit code 128 + the signal's number, as a shell reports a killed process.
+    Stopped { signal: i32, message: String },
 }
 
 impl Failure {
@@ -430,6 +435,7 @@ impl Failure {
             Failure::Input(_) => 2,
             Failure::Io(_) => 1,
             Failure::BrokenPipe => 141,
+            Failure::Stopped { signal, .. } => u8::try_from(128 + signal).unwrap_or(1),
         }
     }
 }
@@ -440,6 +446,7 @@ impl fmt::Display for Failure {
             Failure::Input(e) => write!(f, "{e}"),
             Failure::Io(m) => f.write_str(m),
             Failure::BrokenPipe => f.write_str("broken pipe"),
+            Failure::Stopped { message, .. } => f.write_str(message),
         }
     }
 }
@@ -543,6 +550,10 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::BrokenPipe) => ExitCode::from(Failure::BrokenPipe.exit_code()),
+        Err(stop @ Failure::Stopped { .. }) => {
+            eprintln!("stopped: {stop}");
+            ExitCode::from(stop.exit_code())
+        }
         Err(failure) => {
             eprintln!("error: {failure}");
             ExitCode::from(failure.exit_code())
@@ -944,8 +955,9 @@ fn montecarlo(
     let count = plan.range.end - plan.range.start;
     let progress = Progress::bar(count, "samples");
     let write_lines = lines.is_some();
+    let signals = StopSignals::watch()?;
     let tally = pool.install(|| {
-        study.run(
+        study.run_until(
             &plan,
             CHUNK,
             |s| {
@@ -964,6 +976,7 @@ fn montecarlo(
                     _ => Ok(()),
                 }
             },
+            || signals.caught().is_some(),
         )
     });
     let tally = match tally {
@@ -973,6 +986,13 @@ fn montecarlo(
             return Err(e);
         }
     };
+    if let Some(out) = lines {
+        out.finish()?;
+    }
+    if !tally.is_complete() {
+        progress.abandon();
+        return stopped_study(&tally, &signals, sharded, samples_out, summarised, output);
+    }
     progress.finish(|took| {
         format!(
             "{} in {} ({:.0} samples/s)",
@@ -981,9 +1001,6 @@ fn montecarlo(
             count as f64 / took.as_secs_f64().max(1e-9)
         )
     });
-    if let Some(out) = lines {
-        out.finish()?;
-    }
     let text = if sharded {
         laid_out(state_json(&tally), summarised.layout)
     } else {
@@ -992,9 +1009,95 @@ fn montecarlo(
     write_output(output, |w| w.write_all(text.as_bytes()))
 }
 
-/// The samples file: lines collect in memory and go to the file a chunk at a time, each
-/// chunk in one write of whole lines, so a run stopped at any point leaves only whole
-/// lines of finished samples.
+/// The end of a `montecarlo` run a signal stopped between chunks: the samples file already
+/// holds every finished sample; print the summary of the finished samples (the study of
+/// that many samples, marked `stopped`) and say so. A shard prints no state: a state must
+/// cover its shard's whole range for `merge`, so the shard has to run again.
+fn stopped_study(
+    tally: &Tally,
+    signals: &StopSignals,
+    sharded: bool,
+    samples_out: Option<&Path>,
+    summarised: Summarised,
+    output: Option<&Path>,
+) -> Result<(), Failure> {
+    let (signal, name) = signals.caught().unwrap_or((0, "a signal"));
+    let count = tally.range.end - tally.range.start;
+    let mut message = format!("{name} after {} of {count} samples", tally.done);
+    if let Some(path) = samples_out {
+        message += &format!(" (`{}` holds every finished one)", path.display());
+    }
+    match tally.summary_of_finished() {
+        Some(summary) if !sharded => {
+            write_output(output, |w| w.write_all(summarised.text(summary).as_bytes()))?;
+            message += &format!(
+                "; the summary is that of the finished samples, the same study with --samples {}",
+                tally.done
+            );
+        }
+        _ => {
+            message += "; a shard's state must cover its whole range, so none is written: run the shard again"
+        }
+    }
+    Err(Failure::Stopped { signal, message })
+}
+
+/// Ctrl-C (SIGINT), SIGTERM (a scheduler's time limit) and SIGHUP (a closed terminal)
+/// while `montecarlo` runs: the first asks the run to stop after the chunk under way
+/// ([`Study::run_until`]), so the samples file ends on a whole line and the finished
+/// samples are summarised; a second ends the process at once, as it would have without
+/// this. `kill -9` cannot be caught: see [`SampleLines`].
+struct StopSignals {
+    /// The number of the first signal caught, 0 while none.
+    caught: Arc<AtomicUsize>,
+}
+
+/// The signals [`StopSignals`] watches, with their names.
+#[cfg(unix)]
+const STOP_SIGNALS: [(i32, &str); 3] = [
+    (signal_hook::consts::SIGINT, "SIGINT"),
+    (signal_hook::consts::SIGTERM, "SIGTERM"),
+    (signal_hook::consts::SIGHUP, "SIGHUP"),
+];
+#[cfg(not(unix))]
+const STOP_SIGNALS: [(i32, &str); 2] = [
+    (signal_hook::consts::SIGINT, "SIGINT"),
+    (signal_hook::consts::SIGTERM, "SIGTERM"),
+];
+
+impl StopSignals {
+    /// Installs the handlers (for the rest of the process).
+    fn watch() -> Result<StopSignals, Failure> {
+        let caught = Arc::new(AtomicUsize::new(0));
+        let again = Arc::new(AtomicBool::new(false));
+        for (signal, _) in STOP_SIGNALS {
+            let usize_signal = usize::try_from(signal).unwrap_or(0);
+            // The order matters: the default action is checked before the flag is set,
+            // so it applies from the second signal on.
+            signal_hook::flag::register_conditional_default(signal, Arc::clone(&again))
+                .and_then(|_| signal_hook::flag::register(signal, Arc::clone(&again)))
+                .and_then(|_| {
+                    signal_hook::flag::register_usize(signal, Arc::clone(&caught), usize_signal)
+                })
+                .map_err(|e| Failure::Io(format!("cannot watch for Ctrl-C: {e}")))?;
+        }
+        Ok(StopSignals { caught })
+    }
+
+    /// The signal caught, with its name, if any.
+    fn caught(&self) -> Option<(i32, &'static str)> {
+        let n = self.caught.load(Ordering::Relaxed);
+        STOP_SIGNALS
+            .into_iter()
+            .find(|&(signal, _)| usize::try_from(signal) == Ok(n))
+    }
+}
+
+/// The samples file: lines collect in memory and go to the file a chunk at a time, so a
+/// run stopped between chunks ([`StopSignals`]) leaves whole lines of finished samples. A
+/// process killed outright (`kill -9`) can be cut inside a chunk's write (the kernel
+/// copies a large write page by page and gives up at a fatal signal): every line ending in
+/// a newline is then a whole finished sample, and the last, cut one has no newline.
 struct SampleLines {
     path: PathBuf,
     file: std::fs::File,

@@ -11,7 +11,9 @@
 use crate::disc::DiscId;
 use crate::io::serialize_outcome;
 use crate::montecarlo::ShotClass;
-use crate::montecarlo::tally::{Classes, Distribution, Hits, Positions, Proportion, Quantiles};
+use crate::montecarlo::tally::{
+    Classes, Distribution, Hits, Positions, Proportion, Quantiles, Stopped,
+};
 use crate::plan::Objective;
 use crate::play::run::{FlickLog, NoiseLog, SeatLog, ShotLog, StartLog};
 use crate::play::summary::TeamSummary;
@@ -158,6 +160,8 @@ struct ShotRecordDef {
 #[serde(remote = "crate::montecarlo::tally::StudySummary")]
 struct StudySummaryDef {
     pub samples: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<Stopped>,
     pub seed: u64,
     pub input_hash: String,
     pub shooter: Classes,
@@ -221,6 +225,13 @@ struct HitsDef {
     pub mean: f64,
     pub any: Proportion,
     pub histogram: Vec<(u32, u64)>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "crate::montecarlo::tally::Stopped")]
+struct StoppedDef {
+    pub requested: u64,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -389,6 +400,7 @@ serialize_via! {
     crate::montecarlo::tally::Quantiles => QuantilesDef,
     crate::montecarlo::tally::Hits => HitsDef,
     crate::montecarlo::tally::Positions => PositionsDef,
+    crate::montecarlo::tally::Stopped => StoppedDef,
     crate::plan::Grid => GridDef,
     crate::play::run::FlickLog => FlickLogDef,
     crate::play::run::StartLog => StartLogDef,
@@ -421,6 +433,7 @@ deserialize_via! {
     crate::montecarlo::tally::Quantiles => QuantilesDef,
     crate::montecarlo::tally::Hits => HitsDef,
     crate::montecarlo::tally::Positions => PositionsDef,
+    crate::montecarlo::tally::Stopped => StoppedDef,
     crate::plan::Grid => GridDef,
     crate::play::run::FlickLog => FlickLogDef,
 }

@@ -42,4 +42,4 @@ pub use sampler::FlickSampler;
 pub use score::{SampleResult, ShotClass};
 pub use situation::Situation;
 pub use study::{CHUNK, Sample, Sampling, Shard, Study, StudySpec};
-pub use tally::{POSITIONS_CAP, StudySummary, Tally};
+pub use tally::{POSITIONS_CAP, Stopped, StudySummary, Tally};

@@ -344,7 +344,28 @@ impl Study {
         plan: &Sampling,
         chunk: usize,
         map: M,
+        sink: S,
+    ) -> Result<Tally, E>
+    where
+        T: Send,
+        M: Fn(&Sample) -> T + Sync,
+        S: FnMut(T) -> Result<(), E>,
+    {
+        self.run_until(plan, chunk, map, sink, || false)
+    }
+
+    /// [`Study::run`] that asks `stop` after each chunk has gone to `sink` and, when it
+    /// says yes, runs no more: the tally returned then holds the finished chunks, the
+    /// samples `plan.range.start..plan.range.start + tally.done`
+    /// ([`Tally::is_complete`] tells which). No chunk is left half done, so `stop` is
+    /// only asked between chunks (a user's Ctrl-C waits for the chunk under way).
+    pub fn run_until<T, E, M, S>(
+        &self,
+        plan: &Sampling,
+        chunk: usize,
+        map: M,
         mut sink: S,
+        stop: impl Fn() -> bool,
     ) -> Result<Tally, E>
     where
         T: Send,
@@ -353,13 +374,19 @@ impl Study {
     {
         let mut tally = Tally::new(self.input_hash, plan.seed, plan.samples, plan.range.clone());
         let shooter = self.spec.situation.discs.len();
-        let items = map_ordered(plan.range.clone(), chunk, |i| {
+        let chunk = chunk.max(1) as u64;
+        let items = map_ordered(plan.range.clone(), chunk as usize, |i| {
             let s = self.sample(plan.seed, i);
             (s.index, s.result, s.outcome.discs[shooter].pos, map(&s))
         });
         for (index, result, pos, item) in items {
             tally.add(index, &result, pos);
             sink(item)?;
+            // The ordered map computes a chunk when its first item is pulled: asking here,
+            // after a chunk's last item, stops before the next one is computed.
+            if tally.done.is_multiple_of(chunk) && !tally.is_complete() && stop() {
+                break;
+            }
         }
         Ok(tally)
     }

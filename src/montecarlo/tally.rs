@@ -294,6 +294,29 @@ impl Tally {
         Ok(whole)
     }
 
+    /// The statistics of the samples a stopped run finished, `0..done` of a run from
+    /// sample 0: sample `i` of a study is a function of the seed and `i` alone, so they are
+    /// the summary of the same study with `done` samples, marked [`Stopped`] with the
+    /// count asked for. `None` for a shard's tally (its finished part is no study) or one
+    /// with no sample.
+    pub fn summary_of_finished(&self) -> Option<StudySummary> {
+        if self.range.start != 0 || self.done == 0 {
+            return None;
+        }
+        let finished = Tally {
+            samples: self.done,
+            range: 0..self.done,
+            ..self.clone()
+        };
+        let mut summary = finished.summary().ok()?;
+        if !self.is_complete() {
+            summary.stopped = Some(Stopped {
+                requested: self.samples,
+            });
+        }
+        Some(summary)
+    }
+
     /// The statistics of a complete tally of a whole study. Refuses a shard's tally (the
     /// summary of a study is made once every shard is merged).
     pub fn summary(&self) -> Result<StudySummary, InputError> {
@@ -341,6 +364,7 @@ impl Tally {
                 first: self.positions.iter().map(|p| p.to_array()).collect(),
                 class: self.position_classes.clone(),
             }),
+            stopped: None,
         })
     }
 }
@@ -368,6 +392,16 @@ pub struct StudySummary {
     /// `None` in a summary printed without them (`crokinole montecarlo` without
     /// `--positions`).
     pub shooter_positions: Option<Positions>,
+    /// Set when the run was stopped before its end (Ctrl-C): the statistics are then
+    /// those of the `samples` it finished, which are the study of that many samples.
+    pub stopped: Option<Stopped>,
+}
+
+/// How a stopped run's summary says so ([`StudySummary::stopped`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stopped {
+    /// The samples the run was asked for.
+    pub requested: u64,
 }
 
 impl StudySummary {
