@@ -380,7 +380,8 @@ def study(
 ) -> StudyResult:
     """Runs a Monte Carlo study (a study file as a path or a dict, docs/montecarlo.md):
     the summary is byte for byte what ``crokinole montecarlo FILE --samples N --seed S``
-    prints, for every thread count."""
+    prints, for every thread count. Ctrl-C stops it after the chunk of samples under way
+    and raises ``KeyboardInterrupt``."""
     text, _ = _text(source)
     summary, cols = _crokinole.study(text, samples, seed, threads, per_sample)
     return StudyResult(summary, cols, text)

@@ -1,14 +1,19 @@
 //! Errors as Python exceptions, with the CLI's messages: bad input raises `CrokinoleError`
 //! (a `ValueError`) whose message is what `crokinole` prints after `error: `; a file that
-//! cannot be read raises `OSError` with the CLI's words.
+//! cannot be read raises `OSError` with the CLI's words. Also the worker pools the calls
+//! run on, and [`interruptible`], which turns a Ctrl-C during long work into
+//! `KeyboardInterrupt`.
 
 use crokinole::InputError;
 use crokinole::io::FileKind;
-use pyo3::PyErr;
 use pyo3::create_exception;
 use pyo3::exceptions::{PyOSError, PyValueError};
+use pyo3::{PyErr, Python};
 use std::io::Read;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{RecvTimeoutError, channel};
+use std::time::Duration;
 
 create_exception!(
     _crokinole,
@@ -84,5 +89,51 @@ pub fn on_pool<T: Send>(threads: Option<usize>, f: impl FnOnce() -> T + Send) ->
     match threads {
         None => Ok(f()),
         Some(n) => Ok(pool(Some(n))?.install(f)),
+    }
+}
+
+/// How often [`interruptible`] looks for a Ctrl-C while the work runs.
+const SIGNAL_POLL: Duration = Duration::from_millis(50);
+
+/// Runs `work` without the GIL on a thread of its own while the calling thread watches
+/// Python's signals: a Ctrl-C (SIGINT, or a Jupyter kernel's interrupt) sets the flag
+/// `work` is given, and once `work` has stopped the exception the signal's handler raised
+/// (`KeyboardInterrupt`) is returned in place of its result. `work` decides where it can
+/// stop (a study between chunks); Python's handlers only run on the main thread, so from
+/// another thread `work` runs to its end as before.
+pub fn interruptible<T: Send>(
+    py: Python<'_>,
+    work: impl FnOnce(&AtomicBool) -> T + Send,
+) -> Result<T, PyErr> {
+    let stop = AtomicBool::new(false);
+    let mut raised = None;
+    let out = py.detach(|| {
+        std::thread::scope(|scope| {
+            let (done, finished) = channel();
+            let flag = &stop;
+            let worker = scope.spawn(move || {
+                let out = work(flag);
+                let _ = done.send(());
+                out
+            });
+            loop {
+                match finished.recv_timeout(SIGNAL_POLL) {
+                    Err(RecvTimeoutError::Timeout) if raised.is_none() => {
+                        if let Err(e) = Python::attach(|py| py.check_signals()) {
+                            raised = Some(e);
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                    }
+                    Err(RecvTimeoutError::Timeout) => {}
+                    Ok(()) | Err(RecvTimeoutError::Disconnected) => break,
+                }
+            }
+            worker.join()
+        })
+    });
+    let out = out.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+    match raised {
+        Some(e) => Err(e),
+        None => Ok(out),
     }
 }

@@ -7,7 +7,7 @@
 //! with the GIL released, on rayon; outputs never depend on the thread count.
 
 use crate::engine::Engine;
-use crate::errors::{error, input_error, kind_noted, of_kind, on_pool};
+use crate::errors::{error, input_error, interruptible, kind_noted, of_kind, on_pool};
 use crokinole::io::{
     FileKind, parse_plan, parse_shot_file, parse_study_file, parse_suggest_file, parse_summary,
     plan_json, study_summary_json, write_outcomes, write_ruled_outcomes,
@@ -24,6 +24,7 @@ use numpy::ndarray::{Array1, Array2};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use std::sync::atomic::Ordering;
 
 /// Registers this module's functions.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -223,10 +224,10 @@ fn study<'py>(
     }
     let plan = Sampling::new(seed, samples, None).map_err(input_error)?;
     let shooter = study.spec().situation.discs.len();
-    let (tally, cols) = py.detach(|| {
+    let (tally, cols) = interruptible(py, |stop| {
         on_pool(threads, || {
             let mut cols = Columns::default();
-            let tally = study.run(
+            let tally = study.run_until(
                 &plan,
                 CHUNK,
                 |s| {
@@ -258,10 +259,11 @@ fn study<'py>(
                     }
                     Ok::<(), std::convert::Infallible>(())
                 },
+                || stop.load(Ordering::Relaxed),
             );
             (tally, cols)
         })
-    })?;
+    })??;
     let tally = match tally {
         Ok(t) => t,
         Err(never) => match never {},

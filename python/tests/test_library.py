@@ -1,6 +1,9 @@
 """Studies, the rules' verdict, the planner and pictures: the same as the CLI's output."""
 
 import json
+import subprocess
+import sys
+import textwrap
 
 import numpy as np
 import pytest
@@ -31,6 +34,30 @@ def test_study_summary_is_the_cli_summary(cli_json):
     flicks = ck.study_flicks(TAKEOUT, 2000, seed=7)
     assert np.array_equal(flicks["aim"], s["aim"]) and np.array_equal(flicks["speed"], s["speed"])
     assert "<svg" in two.svg()[:200] and two._repr_svg_() == two.svg()
+
+
+@pytest.mark.parametrize("threads", [None, 2])
+def test_ctrl_c_interrupts_a_long_study(threads):
+    # A study of 10^9 crowded samples would run for hours: Ctrl-C (here a SIGINT sent by a
+    # timer once the study has started) must raise KeyboardInterrupt within a chunk, on
+    # the global pool and on a pool of its own. In a child process, with a watchdog.
+    script = textwrap.dedent(
+        f"""
+        import os, signal, threading, time
+        import crokinole as ck
+        threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+        start = time.monotonic()
+        try:
+            ck.study({str(TAKEOUT)!r}, samples=10**9, threads={threads!r})
+        except KeyboardInterrupt:
+            print("interrupted after", round(time.monotonic() - start, 1), "s")
+        """
+    )
+    child = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
+    )
+    assert child.returncode == 0, child.stderr
+    assert child.stdout.startswith("interrupted after"), child.stdout + child.stderr
 
 
 def test_study_picture_is_the_cli_picture(cli, tmp_path):
