@@ -1,24 +1,14 @@
 //! `crokinole montecarlo` and `crokinole merge` (docs/montecarlo.md): the summary on
 //! stdout, byte-identical for every thread count; shards merged into exactly the bytes of
-//! one run, samples files included; refusals that name the field and write nothing; a run
-//! stopped by a signal keeps whole lines of its finished samples and summarises them.
+//! one run, samples files included; refusals that name the field and write nothing. Runs
+//! stopped by a signal are in tests/interrupted_runs.rs.
 
 mod binary;
 
-use binary::{fixture, run, scratch};
+use binary::{fixture, ok, run, scratch};
 
 use serde_json::Value;
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
-
-/// Runs and expects success with nothing on stderr (no progress bar off a terminal).
-fn ok(args: &[&str]) -> Vec<u8> {
-    let r = run(args, None);
-    assert_eq!(r.code, Some(0), "{args:?}: {}", r.stderr);
-    assert!(r.stderr.is_empty(), "stderr: {}", r.stderr);
-    r.stdout
-}
 
 #[test]
 fn the_summary_is_json_and_the_same_for_every_thread_count() {
@@ -301,154 +291,6 @@ fn the_samples_file_has_one_line_per_sample_in_order() {
     assert_eq!(text.lines().count(), 120);
     for (class, count) in classes {
         assert_eq!(summary["shooter"][&class]["count"], count, "{class}");
-    }
-    std::fs::remove_dir_all(&dir).unwrap();
-}
-
-/// Starts a long run of the crowded study (10^8 samples) writing `out`, and returns it
-/// once its first chunk of samples is on disk (the signal handlers are in place by then).
-fn long_run(out: &Path, extra: &[&str]) -> std::process::Child {
-    let file = fixture("montecarlo", "crowded.json");
-    let mut args = vec![
-        "montecarlo",
-        file.as_str(),
-        "--samples",
-        "100000000",
-        "--threads",
-        "2",
-        "--samples-out",
-        out.to_str().unwrap(),
-    ];
-    args.extend_from_slice(extra);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_crokinole"))
-        .args(&args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let start = Instant::now();
-    while std::fs::metadata(out).map_or(0, |m| m.len()) == 0 {
-        assert!(
-            start.elapsed() < Duration::from_secs(120),
-            "no sample written in two minutes"
-        );
-        assert!(child.try_wait().unwrap().is_none(), "the run ended early");
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    child
-}
-
-/// Sends `signal` to the child.
-fn signal(child: &std::process::Child, signal: libc::c_int) {
-    let pid = libc::pid_t::try_from(child.id()).unwrap();
-    // SAFETY: kill(2) only sends a signal; `pid` is our own child, not yet waited for.
-    let sent = unsafe { libc::kill(pid, signal) };
-    assert_eq!(sent, 0, "kill({pid}, {signal})");
-}
-
-/// Checks that `text`'s lines are samples 0, 1, ... in order, each whole JSON, and
-/// returns how many there are.
-fn numbered_lines(text: &str) -> usize {
-    for (k, line) in text.lines().enumerate() {
-        let v: Value = serde_json::from_str(line)
-            .unwrap_or_else(|e| panic!("line {k} is not whole JSON: {e}"));
-        assert_eq!(v["sample"], k as u64);
-    }
-    text.lines().count()
-}
-
-#[test]
-fn ctrl_c_stops_between_chunks_and_summarises_the_finished_samples() {
-    let dir = scratch("interrupted");
-    let out = dir.join("s.jsonl");
-    let child = long_run(&out, &[]);
-    std::thread::sleep(Duration::from_millis(100));
-    signal(&child, libc::SIGINT);
-    let done = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&done.stderr);
-    assert_eq!(done.status.code(), Some(130), "128 + SIGINT; {stderr}");
-    let text = std::fs::read_to_string(&out).unwrap();
-    assert!(text.ends_with('\n'), "the file ends with a whole line");
-    let n = numbered_lines(&text);
-    assert!(n > 0 && n.is_multiple_of(4096), "whole chunks: {n} lines");
-    assert!(
-        stderr.starts_with(&format!("stopped: SIGINT after {n} of 100000000 samples")),
-        "{stderr}"
-    );
-    // The summary is that of the finished samples: the study run with `--samples n`, to
-    // the byte, but for the line that says it stopped.
-    let summary = String::from_utf8(done.stdout).unwrap();
-    let v: Value = serde_json::from_str(&summary).unwrap();
-    assert_eq!(v["samples"], n as u64);
-    assert_eq!(v["stopped"]["requested"], 100_000_000u64);
-    let n_text = n.to_string();
-    let file = fixture("montecarlo", "crowded.json");
-    let whole = ok(&["montecarlo", &file, "--samples", &n_text, "--threads", "2"]);
-    let without_stop =
-        summary.replace("  \"stopped\": {\n    \"requested\": 100000000\n  },\n", "");
-    assert_eq!(without_stop, String::from_utf8(whole).unwrap());
-    std::fs::remove_dir_all(&dir).unwrap();
-}
-
-#[test]
-fn a_stopped_shard_keeps_its_samples_and_prints_no_state() {
-    // A shard's state must cover its whole range for `merge`: a stopped shard writes none.
-    let dir = scratch("stopped-shard");
-    let out = dir.join("s.jsonl");
-    let child = long_run(&out, &["--shard", "2/3"]);
-    signal(&child, libc::SIGTERM);
-    let done = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&done.stderr);
-    assert_eq!(done.status.code(), Some(143), "128 + SIGTERM; {stderr}");
-    assert!(done.stdout.is_empty(), "no state printed");
-    assert!(stderr.contains("run the shard again"), "{stderr}");
-    let text = std::fs::read_to_string(&out).unwrap();
-    assert!(text.ends_with('\n'));
-    let first: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
-    assert_eq!(first["sample"], 33_333_333u64, "shard 2 of 3 starts there");
-    assert!(text.lines().count().is_multiple_of(4096));
-    std::fs::remove_dir_all(&dir).unwrap();
-}
-
-#[test]
-fn a_run_killed_outright_leaves_whole_lines_and_at_most_a_cut_last_one() {
-    // `kill -9` cannot be caught, and the kernel may stop a large write part way: every
-    // line ending in a newline must still be a whole finished sample, in order, and what
-    // follows the last newline a true beginning of the next sample's line.
-    let dir = scratch("killed");
-    let out = dir.join("s.jsonl");
-    let mut child = long_run(&out, &[]);
-    std::thread::sleep(Duration::from_millis(150));
-    child.kill().unwrap();
-    let status = child.wait().unwrap();
-    assert!(!status.success());
-    let text = std::fs::read_to_string(&out).unwrap();
-    let whole_end = text.rfind('\n').map_or(0, |i| i + 1);
-    let n = numbered_lines(&text[..whole_end]);
-    assert!(
-        n >= 4096,
-        "the first chunk was on disk before the kill: {n} lines"
-    );
-    let cut = &text[whole_end..];
-    if !cut.is_empty() {
-        let again = dir.join("again.jsonl");
-        let file = fixture("montecarlo", "crowded.json");
-        let samples = (n + 1).to_string();
-        ok(&[
-            "montecarlo",
-            &file,
-            "--samples",
-            &samples,
-            "--samples-out",
-            again.to_str().unwrap(),
-        ]);
-        let again = std::fs::read_to_string(&again).unwrap();
-        let last = again.lines().last().unwrap();
-        assert!(
-            last.starts_with(cut),
-            "the cut line is the beginning of sample {n}"
-        );
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -8,6 +8,7 @@
 
 mod binary;
 
+use binary::ok;
 use crokinole::io::{game_log_json, games_summary_json};
 use crokinole::montecarlo::{Noise, PlayerFlick};
 use crokinole::play::strategy::candidate;
@@ -440,13 +441,6 @@ fn the_random_strategy_is_legal_and_seeded() {
 
 fn run(args: &[&str]) -> binary::Run {
     binary::run(args, None)
-}
-
-fn ok(args: &[&str]) -> Vec<u8> {
-    let r = run(args);
-    assert_eq!(r.code, Some(0), "{args:?}: {}", r.stderr);
-    assert!(r.stderr.is_empty(), "{}", r.stderr);
-    r.stdout
 }
 
 /// `crokinole play` on tournament rules with small K and M: `seed`, `strategies`, then

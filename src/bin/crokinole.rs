@@ -1043,10 +1043,10 @@ fn stopped_study(
 }
 
 /// Ctrl-C (SIGINT), SIGTERM (a scheduler's time limit) and SIGHUP (a closed terminal)
-/// while `montecarlo` runs: the first asks the run to stop after the chunk under way
-/// ([`Study::run_until`]), so the samples file ends on a whole line and the finished
-/// samples are summarised; a second ends the process at once, as it would have without
-/// this. `kill -9` cannot be caught: see [`SampleLines`].
+/// while `montecarlo` or `play --games N` runs: the first asks the run to stop after the
+/// chunk under way ([`Study::run_until`]; `play` between chunks of games), so the samples
+/// file ends on a whole line and what finished is summarised; a second ends the process at
+/// once, as it would have without this. `kill -9` cannot be caught: see [`SampleLines`].
 struct StopSignals {
     /// The number of the first signal caught, 0 while none.
     caught: Arc<AtomicUsize>,
@@ -1245,23 +1245,37 @@ fn play(
     } else {
         // PlayConfig::play_many, with a tick per game: games in chunks in parallel, their
         // counts folded serially in game order (the same summary for every thread count).
+        // Ctrl-C stops between chunks: game `g` depends on the seed and `g` alone, so the
+        // summary of the finished games is that of a run of that many games.
         let progress = Progress::bar(games, "games");
+        let signals = StopSignals::watch()?;
+        let chunk = crokinole::play::run::GAMES_CHUNK;
         let summary = pool.install(|| {
             let mut tally = crokinole::play::SummaryTally::default();
-            let stats =
-                crokinole::batch::map_ordered(0..games, crokinole::play::run::GAMES_CHUNK, |g| {
-                    let stats = config
-                        .play(g)
-                        .map(|log| crokinole::play::GameStats::of(&log));
-                    progress.inc(1);
-                    stats
-                });
+            let stats = crokinole::batch::map_ordered(0..games, chunk, |g| {
+                let stats = config
+                    .play(g)
+                    .map(|log| crokinole::play::GameStats::of(&log));
+                progress.inc(1);
+                stats
+            });
             for s in stats {
                 tally.add(&s?);
+                if tally.games.is_multiple_of(chunk as u64)
+                    && tally.games < games
+                    && signals.caught().is_some()
+                {
+                    break;
+                }
             }
-            Ok(tally.summary(&config))
+            let mut summary = tally.summary(&config);
+            if tally.games < games {
+                summary.stopped = Some(crokinole::montecarlo::Stopped { requested: games });
+            }
+            Ok(summary)
         });
-        if summary.is_ok() {
+        let stopped = summary.as_ref().is_ok_and(|s| s.stopped.is_some());
+        if summary.is_ok() && !stopped {
             progress.finish(|took| {
                 format!(
                     "{} in {}",
@@ -1271,6 +1285,20 @@ fn play(
             });
         } else {
             progress.abandon();
+        }
+        if let Ok(s) = &summary
+            && s.stopped.is_some()
+        {
+            let text = laid_out(games_summary_json(s), layout);
+            write_output(output, |w| w.write_all(text.as_bytes()))?;
+            let (signal, name) = signals.caught().unwrap_or((0, "a signal"));
+            return Err(Failure::Stopped {
+                signal,
+                message: format!(
+                    "{name} after {} of {games} games; the summary is that of the finished games, the same run with --games {}",
+                    s.games, s.games
+                ),
+            });
         }
         summary.map(|s| games_summary_json(&s))
     }

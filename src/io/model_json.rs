@@ -355,6 +355,8 @@ struct TeamSummaryDef {
 #[serde(remote = "crate::play::summary::GamesSummary")]
 struct GamesSummaryDef {
     pub games: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<Stopped>,
     pub seed: u64,
     pub players: u8,
     pub ruleset: Ruleset,

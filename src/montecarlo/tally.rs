@@ -397,10 +397,11 @@ pub struct StudySummary {
     pub stopped: Option<Stopped>,
 }
 
-/// How a stopped run's summary says so ([`StudySummary::stopped`]).
+/// How a stopped run's summary says so ([`StudySummary::stopped`], and
+/// `GamesSummary::stopped` of `crokinole play`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Stopped {
-    /// The samples the run was asked for.
+    /// What the run was asked for: samples of a study, games of `play`.
     pub requested: u64,
 }
 

@@ -7,7 +7,7 @@
 //! count. `crate::io::games_summary_json` writes it as JSON.
 
 use crate::error::InputError;
-use crate::montecarlo::tally::Proportion;
+use crate::montecarlo::tally::{Proportion, Stopped};
 use crate::play::run::{GAMES_CHUNK, GameLog, NoiseLog, PlayConfig, PlayError, SeatLog};
 use crate::rules::{GameResult, Ruleset};
 
@@ -112,6 +112,7 @@ impl SummaryTally {
             .collect();
         GamesSummary {
             games: self.games,
+            stopped: None,
             seed: config.seed,
             players: config.players,
             ruleset: config.ruleset,
@@ -181,6 +182,10 @@ pub struct TeamSummary {
 pub struct GamesSummary {
     /// Games played.
     pub games: u64,
+    /// Set when the run was stopped before its end (Ctrl-C): the summary is then that of
+    /// the `games` it finished, which are the run of that many games (game `g` depends on
+    /// the seed and `g` alone).
+    pub stopped: Option<Stopped>,
     /// Seed of the run.
     pub seed: u64,
     /// Players, 2 or 4.

@@ -68,6 +68,15 @@ impl Run {
     }
 }
 
+/// Runs the binary with `args` (standard input closed) and returns its standard output,
+/// after checking it succeeded with nothing on stderr (no progress bar off a terminal).
+pub fn ok(args: &[&str]) -> Vec<u8> {
+    let r = run(args, None);
+    assert_eq!(r.code, Some(0), "{args:?}: {}", r.stderr);
+    assert!(r.stderr.is_empty(), "stderr: {}", r.stderr);
+    r.stdout
+}
+
 /// Runs the binary with `args`, feeding `stdin` if given (standard input is closed if not).
 pub fn run(args: &[&str], stdin: Option<&str>) -> Run {
     let mut child = Command::new(env!("CARGO_BIN_EXE_crokinole"))
