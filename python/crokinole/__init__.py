@@ -463,7 +463,8 @@ def play(
     intended flick as a dict ``{"offset", "aim", "speed", "spin", "target", "value"}``
     (``speed`` required) or a tuple ``(offset, aim, speed, spin)``; the player's ``noise``
     perturbs it like every other player's. An exception in the callable stops the game and
-    is raised here; an illegal flick raises :class:`CrokinoleError`.
+    is raised here; an illegal flick raises :class:`CrokinoleError`. Ctrl-C stops a run of
+    games after the chunk of 256 under way and raises ``KeyboardInterrupt``.
     """
     return json.loads(
         _crokinole.play(

@@ -7,7 +7,7 @@
 //! with the GIL released and the strategy takes it back only to call the callable. An
 //! exception raised by the callable stops its game and is raised again by `play`.
 
-use crate::errors::{error, input_error, on_pool};
+use crate::errors::{error, input_error, interruptible, on_pool};
 use crate::library::ruleset;
 use crokinole::io::{game_log_json, games_summary_json};
 use crokinole::montecarlo::{Noise, PlayerFlick};
@@ -21,6 +21,7 @@ use numpy::ndarray::Array2;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 use std::sync::Mutex;
+use std::sync::atomic::Ordering;
 
 /// Registers this module's functions.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -250,15 +251,17 @@ fn play(
         max_rounds,
     };
     config.check().map_err(input_error)?;
-    let played = py.detach(|| {
+    let played = interruptible(py, |stop| {
         on_pool(threads, || {
             if games == 1 {
                 config.play(0).map(|log| game_log_json(&log))
             } else {
-                config.play_many(games).map(|s| games_summary_json(&s))
+                config
+                    .play_many_until(games, || (), || stop.load(Ordering::Relaxed))
+                    .map(|s| games_summary_json(&s))
             }
         })
-    })?;
+    })??;
     if let Some(e) = python.iter().find_map(|p| p.take_error()) {
         return Err(e);
     }

@@ -36,11 +36,19 @@ def test_study_summary_is_the_cli_summary(cli_json):
     assert "<svg" in two.svg()[:200] and two._repr_svg_() == two.svg()
 
 
-@pytest.mark.parametrize("threads", [None, 2])
-def test_ctrl_c_interrupts_a_long_study(threads):
-    # A study of 10^9 crowded samples would run for hours: Ctrl-C (here a SIGINT sent by a
-    # timer once the study has started) must raise KeyboardInterrupt within a chunk, on
-    # the global pool and on a pool of its own. In a child process, with a watchdog.
+@pytest.mark.parametrize(
+    "call",
+    [
+        f"ck.study({str(TAKEOUT)!r}, samples=10**9)",
+        f"ck.study({str(TAKEOUT)!r}, samples=10**9, threads=2)",
+        "ck.play(['random', 'random'], games=10**6)",
+    ],
+)
+def test_ctrl_c_interrupts_a_long_study_or_run_of_games(call):
+    # A study of 10^9 samples or a run of 10^6 games would take hours: Ctrl-C (here a
+    # SIGINT sent by a timer once the call has started) must raise KeyboardInterrupt
+    # within a chunk, on the global pool and on a pool of its own. In a child process,
+    # with a watchdog.
     script = textwrap.dedent(
         f"""
         import os, signal, threading, time
@@ -48,7 +56,7 @@ def test_ctrl_c_interrupts_a_long_study(threads):
         threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
         start = time.monotonic()
         try:
-            ck.study({str(TAKEOUT)!r}, samples=10**9, threads={threads!r})
+            {call}
         except KeyboardInterrupt:
             print("interrupted after", round(time.monotonic() - start, 1), "s")
         """

@@ -1243,36 +1243,11 @@ fn play(
         }
         log.map(|log| game_log_json(&log))
     } else {
-        // PlayConfig::play_many, with a tick per game: games in chunks in parallel, their
-        // counts folded serially in game order (the same summary for every thread count).
-        // Ctrl-C stops between chunks: game `g` depends on the seed and `g` alone, so the
-        // summary of the finished games is that of a run of that many games.
+        // Ctrl-C stops between chunks of games (`play_many_until`).
         let progress = Progress::bar(games, "games");
         let signals = StopSignals::watch()?;
-        let chunk = crokinole::play::run::GAMES_CHUNK;
         let summary = pool.install(|| {
-            let mut tally = crokinole::play::SummaryTally::default();
-            let stats = crokinole::batch::map_ordered(0..games, chunk, |g| {
-                let stats = config
-                    .play(g)
-                    .map(|log| crokinole::play::GameStats::of(&log));
-                progress.inc(1);
-                stats
-            });
-            for s in stats {
-                tally.add(&s?);
-                if tally.games.is_multiple_of(chunk as u64)
-                    && tally.games < games
-                    && signals.caught().is_some()
-                {
-                    break;
-                }
-            }
-            let mut summary = tally.summary(&config);
-            if tally.games < games {
-                summary.stopped = Some(crokinole::montecarlo::Stopped { requested: games });
-            }
-            Ok(summary)
+            config.play_many_until(games, || progress.inc(1), || signals.caught().is_some())
         });
         let stopped = summary.as_ref().is_ok_and(|s| s.stopped.is_some());
         if summary.is_ok() && !stopped {

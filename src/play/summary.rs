@@ -139,6 +139,19 @@ impl PlayConfig {
     /// game order into the [`GamesSummary`]. The first failing game (in game order) stops the
     /// run with its error. Identical for every thread count.
     pub fn play_many(&self, games: u64) -> Result<GamesSummary, PlayError> {
+        self.play_many_until(games, || (), || false)
+    }
+
+    /// [`PlayConfig::play_many`], calling `on_game` on the worker as each game ends (a
+    /// progress bar) and asking `stop` between chunks: when it says yes, no more games run
+    /// and the summary is that of the games finished, marked [`Stopped`] (game `g` depends
+    /// on the seed and `g` alone, so it is the summary of that many games).
+    pub fn play_many_until(
+        &self,
+        games: u64,
+        on_game: impl Fn() + Sync,
+        stop: impl Fn() -> bool,
+    ) -> Result<GamesSummary, PlayError> {
         if !(1..=MAX_GAMES).contains(&games) {
             return Err(PlayError::Input(InputError::new(
                 "games",
@@ -147,12 +160,23 @@ impl PlayConfig {
         }
         let mut tally = SummaryTally::default();
         let stats = crate::batch::map_ordered(0..games, GAMES_CHUNK, |g| {
-            self.play(g).map(|log| GameStats::of(&log))
+            let stats = self.play(g).map(|log| GameStats::of(&log));
+            on_game();
+            stats
         });
         for s in stats {
             tally.add(&s?);
+            // The ordered map computes a chunk when its first game is pulled: asking after
+            // a chunk's last game stops before the next chunk starts.
+            if tally.games.is_multiple_of(GAMES_CHUNK as u64) && tally.games < games && stop() {
+                break;
+            }
         }
-        Ok(tally.summary(self))
+        let mut summary = tally.summary(self);
+        if tally.games < games {
+            summary.stopped = Some(Stopped { requested: games });
+        }
+        Ok(summary)
     }
 }
 
