@@ -8,7 +8,8 @@
 //! rules, `--trace` adds disc paths. JSON is printed in each command's readable layout,
 //! on one line with `--compact`. It
 //! only parses, validates, calls the library and prints; exit code 2 for bad input, 1 for
-//! I/O errors, 128 + the signal's number for a `montecarlo` run stopped by a signal.
+//! I/O errors, 128 + the signal's number for a `montecarlo` or `play --games N` run
+//! stopped by a signal.
 
 use clap::builder::TypedValueParser as _;
 use clap::{Parser, Subcommand};
