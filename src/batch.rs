@@ -6,7 +6,8 @@
 //! - [`stream_batch`]: any iterator of shots in, an iterator of outcomes out, computed
 //!   `chunk` shots at a time, so memory is bounded by the chunk whatever the batch's size.
 //! - [`map_ordered`]: the same streaming for any work indexed by `u64` (the Monte Carlo
-//!   studies use it: sample `i` is a function of `i`).
+//!   studies use it: sample `i` is a function of `i`); [`map_ordered_until`] can be told to
+//!   stop between chunks (Ctrl-C).
 //!
 //! **Load balance.** Rayon hands out work as ranges of items and only splits a range when
 //! another thread comes to steal; a range already being worked through is not split
@@ -112,6 +113,7 @@ impl<I: Iterator<Item = Shot>> Iterator for BatchStream<'_, I> {
 /// rayon pool (see [`map_ordered`]).
 pub struct OrderedMap<F, T> {
     f: F,
+    start: u64,
     next: u64,
     end: u64,
     chunk: u64,
@@ -129,6 +131,7 @@ pub fn map_ordered<T: Send, F: Fn(u64) -> T + Sync>(
 ) -> OrderedMap<F, T> {
     OrderedMap {
         f,
+        start: range.start,
         next: range.start,
         end: range.end.max(range.start),
         chunk: (chunk.max(1)) as u64,
@@ -166,6 +169,45 @@ impl<T: Send, F: Fn(u64) -> T + Sync> Iterator for OrderedMap<F, T> {
     }
 }
 
+/// [`map_ordered`] that may be told to stop between chunks (see [`map_ordered_until`]).
+pub struct OrderedMapUntil<F, T, S> {
+    map: OrderedMap<F, T>,
+    stop: S,
+}
+
+/// [`map_ordered`] that asks `stop` before each chunk but the first, once every result of
+/// the chunks before it has been yielded (and handled by the caller), and ends there when
+/// it says yes: a run stopped by a user (Ctrl-C) ends on a chunk's boundary and computes
+/// nothing it will not yield.
+pub fn map_ordered_until<T: Send, F: Fn(u64) -> T + Sync, S: FnMut() -> bool>(
+    range: Range<u64>,
+    chunk: usize,
+    f: F,
+    stop: S,
+) -> OrderedMapUntil<F, T, S> {
+    OrderedMapUntil {
+        map: map_ordered(range, chunk, f),
+        stop,
+    }
+}
+
+impl<T: Send, F: Fn(u64) -> T + Sync, S: FnMut() -> bool> Iterator for OrderedMapUntil<F, T, S> {
+    type Item = T;
+
+    fn next(&mut self) -> Option<T> {
+        let m = &mut self.map;
+        let between_chunks = m.ready.len() == 0 && m.start < m.next && m.next < m.end;
+        if between_chunks && (self.stop)() {
+            m.end = m.next;
+        }
+        m.next()
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.map.ready.len(), self.map.size_hint().1)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -179,5 +221,36 @@ mod tests {
         }
         assert_eq!(map_ordered(7..7, 4, |i| i).count(), 0);
         assert_eq!(map_ordered(0..10, 4, |i| i).size_hint(), (10, Some(10)));
+    }
+
+    #[test]
+    fn map_ordered_until_stops_only_between_chunks() {
+        // Asked before chunks 2, 3, ...; says yes the second time: two chunks of 4.
+        let mut asked = 0;
+        let got: Vec<u64> = map_ordered_until(
+            10..30,
+            4,
+            |i| i,
+            || {
+                asked += 1;
+                asked == 2
+            },
+        )
+        .collect();
+        assert_eq!(got, (10..18).collect::<Vec<_>>());
+        assert_eq!(asked, 2);
+        // Never asked after the last chunk, nor before the first.
+        let mut asked = 0;
+        let all = map_ordered_until(
+            0..8,
+            4,
+            |i| i,
+            || {
+                asked += 1;
+                false
+            },
+        );
+        assert_eq!(all.count(), 8);
+        assert_eq!(asked, 1);
     }
 }

@@ -1022,9 +1022,8 @@ fn stopped_study(
     summarised: Summarised,
     output: Option<&Path>,
 ) -> Result<(), Failure> {
-    let (signal, name) = signals.caught().unwrap_or((0, "a signal"));
     let count = tally.range.end - tally.range.start;
-    let mut message = format!("{name} after {} of {count} samples", tally.done);
+    let mut message = format!("{} of {count} samples", tally.done);
     if let Some(path) = samples_out {
         message += &format!(" (`{}` holds every finished one)", path.display());
     }
@@ -1040,7 +1039,7 @@ fn stopped_study(
             message += "; a shard's state must cover its whole range, so none is written: run the shard again"
         }
     }
-    Err(Failure::Stopped { signal, message })
+    Err(signals.stopped(message))
 }
 
 /// Ctrl-C (SIGINT), SIGTERM (a scheduler's time limit) and SIGHUP (a closed terminal)
@@ -1083,6 +1082,16 @@ impl StopSignals {
                 .map_err(|e| Failure::Io(format!("cannot watch for Ctrl-C: {e}")))?;
         }
         Ok(StopSignals { caught })
+    }
+
+    /// The failure of a run this stopped after `what` (`8192 of 100000 samples...`):
+    /// `stopped: SIGINT after WHAT`, exit code 128 + the signal.
+    fn stopped(&self, what: String) -> Failure {
+        let (signal, name) = self.caught().unwrap_or((0, "a signal"));
+        Failure::Stopped {
+            signal,
+            message: format!("{name} after {what}"),
+        }
     }
 
     /// The signal caught, with its name, if any.
@@ -1250,31 +1259,24 @@ fn play(
         let summary = pool.install(|| {
             config.play_many_until(games, || progress.inc(1), || signals.caught().is_some())
         });
-        let stopped = summary.as_ref().is_ok_and(|s| s.stopped.is_some());
-        if summary.is_ok() && !stopped {
-            progress.finish(|took| {
+        match &summary {
+            Ok(s) if s.stopped.is_some() => {
+                progress.abandon();
+                let text = laid_out(games_summary_json(s), layout);
+                write_output(output, |w| w.write_all(text.as_bytes()))?;
+                return Err(signals.stopped(format!(
+                    "{} of {games} games; the summary is that of the finished games, the same run with --games {}",
+                    s.games, s.games
+                )));
+            }
+            Ok(_) => progress.finish(|took| {
                 format!(
                     "{} in {}",
                     count_of(games, "game", "games"),
                     human_duration(took)
                 )
-            });
-        } else {
-            progress.abandon();
-        }
-        if let Ok(s) = &summary
-            && s.stopped.is_some()
-        {
-            let text = laid_out(games_summary_json(s), layout);
-            write_output(output, |w| w.write_all(text.as_bytes()))?;
-            let (signal, name) = signals.caught().unwrap_or((0, "a signal"));
-            return Err(Failure::Stopped {
-                signal,
-                message: format!(
-                    "{name} after {} of {games} games; the summary is that of the finished games, the same run with --games {}",
-                    s.games, s.games
-                ),
-            });
+            }),
+            Err(_) => progress.abandon(),
         }
         summary.map(|s| games_summary_json(&s))
     }

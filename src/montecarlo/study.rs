@@ -5,15 +5,15 @@
 //! truncated Gaussian read from the `(s, i)` streams of [`noise`](super::noise), turned
 //! into initial conditions ([`PlayerFlick::to_flick`]), added to a copy of the position
 //! (checked once when the study was built) and run to rest. A run maps the samples of the
-//! plan's range in parallel, a chunk at a time, in order ([`map_ordered`]), and folds
-//! them serially into a [`Tally`].
+//! plan's range in parallel, a chunk at a time, in order
+//! ([`crate::batch::map_ordered`]), and folds them serially into a [`Tally`].
 
 use super::flick::PlayerFlick;
 use super::sampler::{FlickSampler, flick_field};
 use super::score::{SampleResult, assess, assess_ruled, score_before};
 use super::situation::Situation;
 use super::tally::Tally;
-use crate::batch::{DEFAULT_CHUNK, map_ordered};
+use crate::batch::{DEFAULT_CHUNK, map_ordered_until};
 use crate::board::Board;
 use crate::disc::Disc;
 use crate::error::InputError;
@@ -334,8 +334,8 @@ impl Study {
     }
 
     /// Runs the samples of `plan.range` on the current rayon pool, `chunk` at a time in
-    /// order ([`map_ordered`]), and folds them serially into the plan's [`Tally`]. For
-    /// each sample, `map` runs on the worker that simulated it (to format an output line,
+    /// order ([`crate::batch::map_ordered`]), and folds them serially into the plan's
+    /// [`Tally`]. For each sample, `map` runs on the worker that simulated it (to format an output line,
     /// say) and `sink` then receives its result on the calling thread, in sample order; an
     /// error from `sink` stops the run. Nothing here depends on `chunk` or the thread
     /// count.
@@ -354,10 +354,10 @@ impl Study {
         self.run_until(plan, chunk, map, sink, || false)
     }
 
-    /// [`Study::run`] that asks `stop` after each chunk has gone to `sink` and, when it
-    /// says yes, runs no more: the tally returned then holds the finished chunks, the
-    /// samples `plan.range.start..plan.range.start + tally.done`
-    /// ([`Tally::is_complete`] tells which). No chunk is left half done, so `stop` is
+    /// [`Study::run`] that asks `stop` after each chunk has gone to `sink`
+    /// ([`map_ordered_until`]) and, when it says yes, runs no more: the tally returned then
+    /// holds the finished chunks, the samples `plan.range.start..plan.range.start +
+    /// tally.done` ([`Tally::is_complete`] tells which). No chunk is left half done, so `stop` is
     /// only asked between chunks (a user's Ctrl-C waits for the chunk under way).
     pub fn run_until<T, E, M, S>(
         &self,
@@ -365,7 +365,7 @@ impl Study {
         chunk: usize,
         map: M,
         mut sink: S,
-        stop: impl Fn() -> bool,
+        stop: impl FnMut() -> bool,
     ) -> Result<Tally, E>
     where
         T: Send,
@@ -374,19 +374,18 @@ impl Study {
     {
         let mut tally = Tally::new(self.input_hash, plan.seed, plan.samples, plan.range.clone());
         let shooter = self.spec.situation.discs.len();
-        let chunk = chunk.max(1) as u64;
-        let items = map_ordered(plan.range.clone(), chunk as usize, |i| {
-            let s = self.sample(plan.seed, i);
-            (s.index, s.result, s.outcome.discs[shooter].pos, map(&s))
-        });
+        let items = map_ordered_until(
+            plan.range.clone(),
+            chunk,
+            |i| {
+                let s = self.sample(plan.seed, i);
+                (s.index, s.result, s.outcome.discs[shooter].pos, map(&s))
+            },
+            stop,
+        );
         for (index, result, pos, item) in items {
             tally.add(index, &result, pos);
             sink(item)?;
-            // The ordered map computes a chunk when its first item is pulled: asking here,
-            // after a chunk's last item, stops before the next one is computed.
-            if tally.done.is_multiple_of(chunk) && !tally.is_complete() && stop() {
-                break;
-            }
         }
         Ok(tally)
     }

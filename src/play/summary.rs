@@ -150,7 +150,7 @@ impl PlayConfig {
         &self,
         games: u64,
         on_game: impl Fn() + Sync,
-        stop: impl Fn() -> bool,
+        stop: impl FnMut() -> bool,
     ) -> Result<GamesSummary, PlayError> {
         if !(1..=MAX_GAMES).contains(&games) {
             return Err(PlayError::Input(InputError::new(
@@ -159,18 +159,13 @@ impl PlayConfig {
             )));
         }
         let mut tally = SummaryTally::default();
-        let stats = crate::batch::map_ordered(0..games, GAMES_CHUNK, |g| {
+        let played = |g| {
             let stats = self.play(g).map(|log| GameStats::of(&log));
             on_game();
             stats
-        });
-        for s in stats {
+        };
+        for s in crate::batch::map_ordered_until(0..games, GAMES_CHUNK, played, stop) {
             tally.add(&s?);
-            // The ordered map computes a chunk when its first game is pulled: asking after
-            // a chunk's last game stops before the next chunk starts.
-            if tally.games.is_multiple_of(GAMES_CHUNK as u64) && tally.games < games && stop() {
-                break;
-            }
         }
         let mut summary = tally.summary(self);
         if tally.games < games {
