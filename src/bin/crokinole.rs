@@ -15,10 +15,9 @@ use clap::builder::TypedValueParser as _;
 use clap::{Parser, Subcommand};
 use crokinole::io::{
     FileKind, Layout, SAMPLE_CSV_HEADER, compact_json, game_log_json, games_summary_json,
-    outcomes_csv, outline_json, params_json, parse_noise_json, parse_plan, parse_shot_file,
-    parse_state, parse_study_file, parse_suggest_file, parse_summary, plan_json, sample_csv_row,
-    sample_line, shot_file_json, state_json, study_summary_json, write_outcomes,
-    write_ruled_outcomes, write_ruled_traced_outcomes, write_traced_outcomes,
+    outcomes_csv, params_json, parse_noise_json, parse_plan, parse_shot_file, parse_state,
+    parse_study_file, parse_suggest_file, parse_summary, plan_json, sample_csv_row, sample_line,
+    shot_file_json, state_json, study_summary_json,
 };
 use crokinole::montecarlo::{CHUNK, Sampling, Shard, Study, StudySpec, Tally};
 use crokinole::play::{
@@ -579,22 +578,14 @@ fn outcome_text(
     verdicts: Option<&[crokinole::rules::ShotVerdict]>,
     printed: Printed,
 ) -> String {
-    let layout = match printed {
-        Printed::Csv => return outcomes_csv(outcomes, verdicts),
-        Printed::Json(layout) => layout,
+    let file = crokinole::io::OutcomeFile {
+        outcomes,
+        verdicts,
+        traces,
     };
-    let mut bytes = Vec::new();
-    let written = match (traces, verdicts) {
-        (None, None) => write_outcomes(&mut bytes, outcomes),
-        (Some(t), None) => write_traced_outcomes(&mut bytes, t),
-        (None, Some(v)) => write_ruled_outcomes(&mut bytes, outcomes, v),
-        (Some(t), Some(v)) => write_ruled_traced_outcomes(&mut bytes, t, v),
-    };
-    written.expect("writing to memory cannot fail");
-    let compact = String::from_utf8(bytes).expect("serde_json writes UTF-8");
-    match layout {
-        Layout::Compact => compact,
-        Layout::Readable => outline_json(&compact),
+    match printed {
+        Printed::Csv => outcomes_csv(outcomes, verdicts),
+        Printed::Json(layout) => crokinole::io::outcome_file_text(&file, layout),
     }
 }
 

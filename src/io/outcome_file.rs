@@ -1,10 +1,23 @@
 //! The outcome file (`docs/shot-file.md`): `{"outcomes": [...]}`, one outcome per
 //! shot, floats in `serde_json`'s shortest round-trip form so the bytes depend only on the
-//! outcomes.
+//! outcomes. One schema ([`OutcomeJson`]) and one writer ([`write_outcome_file`]) for
+//! every form: plain, judged by the rules (`--rules`) and traced (`--trace`).
+//!
+//! In the `--rules` form every disc keeps its place in `discs` (its id), with the
+//! engine's `team` and `pos`, and a `state` after the rules: `board` (still on the board:
+//! it is in the verdict's `position`), `hole` (set aside as a 20: in `twenties`), `ditch`
+//! (went over the edge: removed with reason `ditch`) or `removed` (taken off by a rule or
+//! for resting on or beyond the shooting line: removed with reason `opening_rule`,
+//! `must_hit` or `on_or_beyond_shooting_line`). `pos` stays where the engine left the
+//! disc (for `hole` and `ditch`, where it left the surface). The keys `events`, `steps`,
+//! `time` and `cut_off` are exactly those of the plain outcome, followed by `rules` (the
+//! verdict, judged in the rules layer by [`crate::rules::judge_outcomes`]).
 
+use super::format::{Layout, outline_json};
 use super::trace_json::TraceJson;
 use crate::disc::{Disc, DiscState};
 use crate::limits::Limit;
+use crate::rules::ShotVerdict;
 use crate::shot::Outcome;
 use crate::step::event::{Event, EventKind};
 use crate::trace::Trace;
@@ -59,18 +72,57 @@ impl Serialize for EventJson<'_> {
     }
 }
 
-/// `{"discs", "events", "steps", "time"[, "cut_off": true, "limit"][, "capped_steps"][, "trace"]}`.
-struct OutcomeJson<'a>(&'a Outcome, Option<&'a Trace>);
+/// `{"team", "pos", "state"}` with the state after the rules (`--rules`).
+struct RuledDiscJson<'a>(&'a Disc, &'static str);
+
+impl Serialize for RuledDiscJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_struct("Disc", 3)?;
+        m.serialize_field("team", &self.0.team)?;
+        m.serialize_field("pos", &self.0.pos.to_array())?;
+        m.serialize_field("state", self.1)?;
+        m.end()
+    }
+}
+
+/// The discs of a judged outcome with their states after the rules.
+struct RuledDiscs<'a>(&'a Outcome, &'a ShotVerdict);
+
+impl Serialize for RuledDiscs<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(
+            self.0
+                .discs
+                .iter()
+                .enumerate()
+                .map(|(id, d)| RuledDiscJson(d, self.1.fate_of(id).name())),
+        )
+    }
+}
+
+/// One outcome, the only declaration of its schema: `{"discs", "events", "steps",
+/// "time"[, "cut_off": true, "limit"][, "capped_steps"][, "rules"][, "trace"]}`. With a
+/// verdict (`--rules`) the discs carry their states after the rules and `rules` is the
+/// verdict; with a trace (`--trace`) `trace` comes last.
+struct OutcomeJson<'a> {
+    outcome: &'a Outcome,
+    verdict: Option<&'a ShotVerdict>,
+    trace: Option<&'a Trace>,
+}
 
 impl Serialize for OutcomeJson<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let o = self.0;
+        let o = self.outcome;
         let fields = 4
             + 2 * usize::from(o.cut_off)
             + usize::from(o.capped_steps > 0)
-            + usize::from(self.1.is_some());
+            + usize::from(self.verdict.is_some())
+            + usize::from(self.trace.is_some());
         let mut m = s.serialize_struct("Outcome", fields)?;
-        m.serialize_field("discs", &Seq(&o.discs, DiscJson))?;
+        match self.verdict {
+            Some(v) => m.serialize_field("discs", &RuledDiscs(o, v))?,
+            None => m.serialize_field("discs", &Seq(&o.discs, DiscJson))?,
+        }
         m.serialize_field("events", &Seq(&o.events, EventJson))?;
         m.serialize_field("steps", &o.steps)?;
         m.serialize_field("time", &o.time)?;
@@ -81,7 +133,10 @@ impl Serialize for OutcomeJson<'_> {
         if o.capped_steps > 0 {
             m.serialize_field("capped_steps", &o.capped_steps)?;
         }
-        if let Some(trace) = self.1 {
+        if let Some(v) = self.verdict {
+            m.serialize_field("rules", v)?;
+        }
+        if let Some(trace) = self.trace {
             m.serialize_field("trace", &TraceJson(trace))?;
         }
         m.end()
@@ -98,57 +153,92 @@ impl<T, W: Serialize> Serialize for Seq<'_, T, W> {
 }
 
 /// Serializes one outcome exactly as in the outcome file (`{"discs", "events", "steps",
-/// "time"[, "cut_off": true, "limit"][, "capped_steps"]}`), for other documents that embed outcomes (the game log of
-/// `crokinole play`).
+/// "time"[, "cut_off": true, "limit"][, "capped_steps"]}`), for other documents that embed
+/// outcomes (the game log of `crokinole play`, the samples of a study).
 pub fn serialize_outcome<S: Serializer>(o: &Outcome, s: S) -> Result<S::Ok, S::Error> {
-    OutcomeJson(o, None).serialize(s)
+    OutcomeJson {
+        outcome: o,
+        verdict: None,
+        trace: None,
+    }
+    .serialize(s)
 }
 
-/// `{"outcomes": [...]}`.
-struct OutcomeFileJson<'a>(&'a [Outcome]);
+/// What an outcome file holds: the outcomes in shot order and, as asked, each shot's
+/// verdict by the rules (`--rules`) and its trace (`--trace`). The one writer,
+/// [`write_outcome_file`], takes these options as values.
+#[derive(Clone, Copy)]
+pub struct OutcomeFile<'a> {
+    /// The outcomes, in shot order.
+    pub outcomes: &'a [Outcome],
+    /// `verdicts[k]` judges `outcomes[k]` (`simulate --rules`).
+    pub verdicts: Option<&'a [ShotVerdict]>,
+    /// `traces[k]` is the trace of shot `k` (`simulate --trace`): its `outcome` is
+    /// `outcomes[k]`.
+    pub traces: Option<&'a [Trace]>,
+}
 
-impl Serialize for OutcomeFileJson<'_> {
+impl<'a> OutcomeFile<'a> {
+    /// The plain outcome file of `outcomes`: no rules, no traces.
+    pub fn plain(outcomes: &'a [Outcome]) -> OutcomeFile<'a> {
+        OutcomeFile {
+            outcomes,
+            verdicts: None,
+            traces: None,
+        }
+    }
+}
+
+impl Serialize for OutcomeFile<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut m = s.serialize_struct("OutcomeFile", 1)?;
-        m.serialize_field("outcomes", &Seq(self.0, |o| OutcomeJson(o, None)))?;
+        m.serialize_field("outcomes", &Outcomes(*self))?;
         m.end()
     }
 }
 
-/// Writes the outcome file of `outcomes` (in shot order) to `w` as compact JSON followed
-/// by a newline. Wrap `w` in a `BufWriter`: this makes many small writes.
-pub fn write_outcomes<W: Write>(mut w: W, outcomes: &[Outcome]) -> std::io::Result<()> {
-    serde_json::to_writer(&mut w, &OutcomeFileJson(outcomes))?;
-    w.write_all(b"\n")
-}
+/// The `outcomes` array of an [`OutcomeFile`].
+struct Outcomes<'a>(OutcomeFile<'a>);
 
-/// `{"outcomes": [...]}`, each outcome with its `trace`.
-struct TracedFileJson<'a>(&'a [Trace]);
-
-impl Serialize for TracedFileJson<'_> {
+impl Serialize for Outcomes<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut m = s.serialize_struct("OutcomeFile", 1)?;
-        m.serialize_field(
-            "outcomes",
-            &Seq(self.0, |t| OutcomeJson(&t.outcome, Some(t))),
-        )?;
-        m.end()
+        let f = self.0;
+        s.collect_seq(f.outcomes.iter().enumerate().map(|(k, o)| OutcomeJson {
+            outcome: o,
+            verdict: f.verdicts.map(|v| &v[k]),
+            trace: f.traces.map(|t| &t[k]),
+        }))
     }
 }
 
-/// Writes the outcome file of `traces` (`crokinole simulate --trace`): each trace's
-/// outcome exactly as [`write_outcomes`] writes it, plus a last member `trace`
-/// (docs/render.md). Compact JSON and a newline; wrap `w` in a `BufWriter`.
-pub fn write_traced_outcomes<W: Write>(mut w: W, traces: &[Trace]) -> std::io::Result<()> {
-    serde_json::to_writer(&mut w, &TracedFileJson(traces))?;
+/// Writes `file` to `w` as compact JSON followed by a newline (what `--compact` prints).
+/// Wrap `w` in a `BufWriter`: this makes many small writes.
+pub fn write_outcome_file<W: Write>(mut w: W, file: &OutcomeFile<'_>) -> std::io::Result<()> {
+    serde_json::to_writer(&mut w, file)?;
     w.write_all(b"\n")
+}
+
+/// `file` as text in `layout`: what `crokinole simulate` and `flick` print, what
+/// `/api/simulate` answers and what the Python package's `simulate_file` returns.
+pub fn outcome_file_text(file: &OutcomeFile<'_>, layout: Layout) -> String {
+    let mut bytes = Vec::new();
+    write_outcome_file(&mut bytes, file).expect("writing to memory cannot fail");
+    let compact = String::from_utf8(bytes).expect("serde_json writes UTF-8");
+    match layout {
+        Layout::Compact => compact,
+        Layout::Readable => outline_json(&compact),
+    }
+}
+
+/// Writes the plain outcome file of `outcomes` (in shot order) to `w` as compact JSON
+/// followed by a newline: [`write_outcome_file`] without rules or traces.
+pub fn write_outcomes<W: Write>(w: W, outcomes: &[Outcome]) -> std::io::Result<()> {
+    write_outcome_file(w, &OutcomeFile::plain(outcomes))
 }
 
 /// The outcome file of `outcomes` as a string (compact JSON, with a trailing newline).
 pub fn outcomes_to_string(outcomes: &[Outcome]) -> String {
-    let mut out = Vec::new();
-    write_outcomes(&mut out, outcomes).expect("writing to memory cannot fail");
-    String::from_utf8(out).expect("serde_json writes UTF-8")
+    outcome_file_text(&OutcomeFile::plain(outcomes), Layout::Compact)
 }
 
 #[cfg(test)]
