@@ -333,6 +333,32 @@ pub fn shot_file_json(
 mod tests {
     use super::*;
 
+    #[test]
+    fn a_shot_file_written_reads_back_to_the_same_shot_bit_for_bit() {
+        let board = Board::tournament();
+        let physics = Physics::default();
+        let entry = ShotEntry {
+            shot: Shot {
+                discs: vec![Placed {
+                    team: 1,
+                    pos: glam::DVec2::new(0.1 / 3.0, -0.2 / 7.0),
+                }],
+                shooter: crate::Flick {
+                    team: 0,
+                    pos: glam::DVec2::new(0.0, -0.3048),
+                    vel: glam::DVec2::new(0.1 / 9.0, 1.0 / 3.0),
+                    spin: -2.0 / 3.0,
+                },
+            },
+            seat: Some(0),
+            players: 2,
+        };
+        let text = shot_file_json(&board, &physics, std::slice::from_ref(&entry), "");
+        let (b, p, entries) = parse_shot_file(&text).unwrap();
+        assert_eq!((b, p), (board, physics));
+        assert_eq!(entries, vec![entry]);
+    }
+
     fn err(text: &str) -> InputError {
         parse_shot_file(text).unwrap_err()
     }

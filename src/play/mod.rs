@@ -14,6 +14,7 @@
 //! - [`run`]: [`PlayConfig`], [`GameLog`] and the seeds of games, decisions and executions;
 //!   [`GameInPlay`], a game played one shot at a time (for callers that decide some shots
 //!   themselves).
+//! - [`replay`]: [`LoggedGame`], a game log read back, and the shot of each logged shot.
 //! - [`summary`]: [`GameStats`], [`SummaryTally`], [`GamesSummary`]; [`PlayConfig::play_many`].
 //!
 //! The game log, the summary and the noise file as JSON are in [`crate::io`].
@@ -45,6 +46,7 @@
 //! ```
 
 pub mod config;
+pub mod replay;
 pub mod run;
 pub mod strategy;
 pub mod summary;
@@ -52,6 +54,7 @@ pub mod summary;
 pub use config::{
     DEFAULT_NOISE, DEFAULT_STRATEGIES, is_inline_noise, parse_noise, parse_strategies,
 };
+pub use replay::{LoggedGame, LoggedShot};
 pub use run::{GameInPlay, GameLog, PlayConfig, PlayError, ShotLog};
 pub use strategy::{
     AnyStrategy, Decision, Greedy, MonteCarlo, NoLegalFlick, Planner, RandomFlick, Strategy, Turn,
