@@ -26,6 +26,7 @@ pub mod board;
 pub mod disc;
 pub mod error;
 pub mod io;
+pub mod jobs;
 pub mod limits;
 pub mod montecarlo;
 pub mod params;

@@ -53,6 +53,7 @@ const LAYER_OF: &[(&str, usize)] = &[
     ("plan", 2),
     ("play", 2),
     ("io", 3),
+    ("jobs", 3),
     ("render", 3),
     ("serve", 4),
     ("bin", 5),

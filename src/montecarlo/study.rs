@@ -299,23 +299,36 @@ impl Study {
             .add_disc_named(disc, "shooter")
             .expect("the shooter was checked against this world");
         let outcome = outcome_of(world);
-        let s = &self.spec.situation;
-        let result = match self.spec.ruleset {
-            None => assess(&s.board, &s.discs, self.team, &outcome),
-            Some(ruleset) => assess_ruled(
-                &s.board,
-                &s.physics,
-                &self.shot(&flick),
-                &outcome,
-                (s.seat, s.players, ruleset),
-            )
-            .expect("every sample's placement passes the rules (checked on the intended flick)"),
-        };
+        let result = self
+            .assess(&flick, &outcome)
+            .expect("every sample's placement passes the rules (checked on the intended flick)");
         Sample {
             index,
             flick,
             outcome,
             result,
+        }
+    }
+
+    /// What the outcome of `flick` from the position counts for, as a sample counts it:
+    /// the shot disc's class, the change in score difference, the contacts; judged by the
+    /// rules first when the study has a rule set (an error only if `flick`'s placement
+    /// breaks them).
+    pub fn assess(
+        &self,
+        flick: &PlayerFlick,
+        outcome: &Outcome,
+    ) -> Result<SampleResult, InputError> {
+        let s = &self.spec.situation;
+        match self.spec.ruleset {
+            None => Ok(assess(&s.board, &s.discs, self.team, outcome)),
+            Some(ruleset) => assess_ruled(
+                &s.board,
+                &s.physics,
+                &self.shot(flick),
+                outcome,
+                (s.seat, s.players, ruleset),
+            ),
         }
     }
 

@@ -1,0 +1,67 @@
+//! Play one flick of a study (its intended flick, without noise): the shot it makes,
+//! simulated with a trace and judged by the rules when the study has a rule set, and what
+//! it counts for. `crokinole flick` and `POST /api/shot` and `/api/shotfile` are this job.
+
+use super::simulate::{ShotFile, SimulateOptions, Simulated, simulate};
+use crate::error::InputError;
+use crate::io::shot_file_json;
+use crate::montecarlo::{SampleResult, Study};
+use crate::rules::ShotEntry;
+
+/// One flick played: its shot, the simulation (one outcome with its trace, and its
+/// verdict when the study has a rule set) and its result as a sample counts it.
+#[derive(Clone, Debug)]
+pub struct Flicked {
+    /// The shot as a shot file's entry: the position, the shooter, the seat and players.
+    pub entry: ShotEntry,
+    /// The shot simulated: `outcomes`, `traces` and (with a rule set) `verdicts` of one.
+    pub simulated: Simulated,
+    /// The shot disc's class and the change in score difference, as a Monte Carlo sample
+    /// of the study counts them.
+    pub result: SampleResult,
+}
+
+/// Plays `study`'s intended flick, traced every `every` steps: the shot of a shot file
+/// with the study's board and physics, simulated as [`simulate`] does (so its outcome
+/// file is what `crokinole simulate` prints for that shot file), then assessed.
+pub fn flick(study: &Study, every: u32) -> Result<Flicked, InputError> {
+    let spec = study.spec();
+    let s = &spec.situation;
+    let entry = ShotEntry {
+        shot: study.intended_shot(),
+        seat: Some(s.seat),
+        players: s.players,
+    };
+    let file = ShotFile {
+        board: s.board.clone(),
+        physics: s.physics.clone(),
+        entries: vec![entry.clone()],
+    };
+    let simulated = simulate(
+        &file,
+        SimulateOptions {
+            rules: spec.ruleset,
+            trace: Some(every),
+        },
+    )?;
+    let result = study.assess(&spec.flick, &simulated.outcomes[0])?;
+    Ok(Flicked {
+        entry,
+        simulated,
+        result,
+    })
+}
+
+impl Flicked {
+    /// The shot file of the shot (every board and physics key written out, `description`
+    /// first): `crokinole simulate` on it gives [`Flicked::simulated`] again, bit for bit.
+    pub fn shot_file_text(&self, study: &Study, description: &str) -> String {
+        let s = &study.spec().situation;
+        shot_file_json(
+            &s.board,
+            &s.physics,
+            std::slice::from_ref(&self.entry),
+            description,
+        )
+    }
+}

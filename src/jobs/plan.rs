@@ -1,0 +1,28 @@
+//! Plan a shot: the planner's search for the best flick in a position (docs/suggest.md).
+//! `crokinole suggest`, `POST /api/suggest` and the Python package's `suggest` are this
+//! job.
+
+use super::of_kind;
+use crate::error::InputError;
+use crate::io::{FileKind, Layout, compact_json, parse_suggest_file, plan_json};
+use crate::plan::{Plan, PlanConfig, Request};
+
+/// Reads a suggest file's text into a planner [`Request`]; a file that looks like another
+/// kind of file is named in the error.
+pub fn read(text: &str) -> Result<Request, InputError> {
+    parse_suggest_file(text).map_err(|e| of_kind(e, text, FileKind::Suggest))
+}
+
+/// Runs the planner on the current rayon pool (`crate::plan::suggest`).
+pub fn plan(request: &Request, config: &PlanConfig) -> Result<Plan, InputError> {
+    crate::plan::suggest(request, config)
+}
+
+/// The plan's text in `layout`.
+pub fn text(plan: &Plan, layout: Layout) -> String {
+    let text = plan_json(plan);
+    match layout {
+        Layout::Readable => text,
+        Layout::Compact => compact_json(&text),
+    }
+}

@@ -1,0 +1,122 @@
+//! Simulate a shot file: every shot run by the engine, optionally judged by the rules and
+//! traced; the outcome file out (docs/shot-file.md). `crokinole simulate`, `POST
+//! /api/simulate` and the Python package's `simulate_file` are this job.
+
+use super::of_kind;
+use crate::batch::run_batch;
+use crate::board::Board;
+use crate::error::InputError;
+use crate::io::{FileKind, Layout, OutcomeFile, outcome_file_text, outcomes_csv, parse_shot_file};
+use crate::params::Physics;
+use crate::rules::{Ruleset, ShotEntry, ShotVerdict, check_rules, judge_outcomes};
+use crate::shot::{Outcome, Shot};
+use crate::trace::{Trace, trace_batch};
+
+/// A shot file read and checked: its board, physics and shots.
+#[derive(Clone, Debug)]
+pub struct ShotFile {
+    /// The board (`board`, defaults filled in).
+    pub board: Board,
+    /// The physics (`physics`, defaults filled in).
+    pub physics: Physics,
+    /// The shots with their seats and player counts, in file order.
+    pub entries: Vec<ShotEntry>,
+}
+
+impl ShotFile {
+    /// Reads a shot file's text, every shot checked; a file that looks like another kind
+    /// of file is named in the error.
+    pub fn read(text: &str) -> Result<ShotFile, InputError> {
+        let (board, physics, entries) =
+            parse_shot_file(text).map_err(|e| of_kind(e, text, FileKind::Shots))?;
+        Ok(ShotFile {
+            board,
+            physics,
+            entries,
+        })
+    }
+
+    /// The shots alone, in file order.
+    pub fn shots(&self) -> Vec<Shot> {
+        self.entries.iter().map(|e| e.shot.clone()).collect()
+    }
+}
+
+/// What to do besides simulating (the flags `--rules --ruleset R` and `--trace N`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SimulateOptions {
+    /// Judge every shot by this rule set (each shot then needs its seat).
+    pub rules: Option<Ruleset>,
+    /// Trace every shot, a path point every this many fixed steps.
+    pub trace: Option<u32>,
+}
+
+/// A simulated shot file: the outcomes and, as asked, the verdicts and traces.
+#[derive(Clone, Debug)]
+pub struct Simulated {
+    /// One outcome per shot, in file order.
+    pub outcomes: Vec<Outcome>,
+    /// With rules, one verdict per shot.
+    pub verdicts: Option<Vec<ShotVerdict>>,
+    /// With a trace, one trace per shot (`traces[k].outcome == outcomes[k]`).
+    pub traces: Option<Vec<Trace>>,
+}
+
+impl Simulated {
+    /// The outcome file to write.
+    pub fn file(&self) -> OutcomeFile<'_> {
+        OutcomeFile {
+            outcomes: &self.outcomes,
+            verdicts: self.verdicts.as_deref(),
+            traces: self.traces.as_deref(),
+        }
+    }
+
+    /// The outcome file as JSON text in `layout` (a trailing newline).
+    pub fn text(&self, layout: Layout) -> String {
+        outcome_file_text(&self.file(), layout)
+    }
+
+    /// The outcomes as CSV, one row per disc per shot (`--csv`; docs/output.md).
+    pub fn csv(&self) -> String {
+        outcomes_csv(&self.outcomes, self.verdicts.as_deref())
+    }
+}
+
+/// Runs every shot of `file` on the current rayon pool: first, with rules, every shot's
+/// seat and placement are checked (nothing runs if one is wrong); then the shots run
+/// (traced if asked; a trace's outcome is bit for bit the plain run's); then, with rules,
+/// the outcomes are judged.
+pub fn simulate(file: &ShotFile, options: SimulateOptions) -> Result<Simulated, InputError> {
+    let (board, physics, entries) = (&file.board, &file.physics, &file.entries);
+    if let Some(ruleset) = options.rules {
+        check_rules(board, physics, entries, ruleset)?;
+    }
+    let shots = file.shots();
+    let (outcomes, traces) = match options.trace {
+        Some(every) => {
+            let traces = trace_batch(board, physics, &shots, every)
+                .into_iter()
+                .collect::<Result<Vec<_>, _>>()?;
+            (
+                traces.iter().map(|t| t.outcome.clone()).collect(),
+                Some(traces),
+            )
+        }
+        None => (
+            run_batch(board, physics, &shots)
+                .into_iter()
+                .collect::<Result<Vec<_>, _>>()?,
+            None,
+        ),
+    };
+    let verdicts = match options.rules {
+        Some(ruleset) => Some(judge_outcomes(board, physics, entries, &outcomes, ruleset)?),
+        None => None,
+    };
+    Ok(Simulated {
+        outcomes,
+        verdicts,
+        traces,
+    })
+}
