@@ -244,6 +244,62 @@ fn replay_rebuilds_every_shot_of_a_game_log() {
 }
 
 #[test]
+fn shotfile_is_the_shot_file_flick_writes() {
+    // `/api/shotfile` and `crokinole flick --shot-out` write the study's shot through one
+    // job and one writer: the same bytes but for the description.
+    let study = binary::fixture("montecarlo", "takeout-ruled.json");
+    let dir = binary::scratch("shotfile");
+    let path = dir.join("shot.json");
+    cli(&["flick", &study, "--shot-out", path.to_str().unwrap()]);
+    let written = std::fs::read_to_string(&path).unwrap();
+    let a = post(
+        "/api/shotfile",
+        &fixture("montecarlo", "takeout-ruled.json"),
+    );
+    assert_eq!(a.status, 200, "{}", a.text());
+    let described = |t: &str| {
+        t.lines()
+            .filter(|l| !l.trim_start().starts_with("\"description\""))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(described(&a.text()), described(&written));
+    assert!(
+        a.text()
+            .contains("\"description\": \"the intended flick of a study")
+    );
+}
+
+#[test]
+fn a_bad_game_log_is_refused_naming_the_field() {
+    let log = cli(&["play", "--seed", "1", "--max-rounds", "1"]);
+    let mut v: Value = serde_json::from_slice(&log).unwrap();
+    v["shots"][2]["start"]
+        .as_object_mut()
+        .unwrap()
+        .remove("pos");
+    assert_refused(
+        &post("/api/replay", v.to_string().as_bytes()),
+        400,
+        &["game log", "shots[2].start", "missing field `pos`"],
+    );
+    let mut v: Value = serde_json::from_slice(&log).unwrap();
+    v["shots"][0]["seat"] = Value::from(7);
+    assert_refused(
+        &post("/api/replay", v.to_string().as_bytes()),
+        400,
+        &["shots[0].seat", "0-3"],
+    );
+    let mut v: Value = serde_json::from_slice(&log).unwrap();
+    v["shots"][1]["start"]["pos"] = serde_json::json!([0.0, 0.0]);
+    assert_refused(
+        &post("/api/replay", v.to_string().as_bytes()),
+        400,
+        &["game log", "shots[1]"],
+    );
+}
+
+#[test]
 fn bad_requests_get_a_4xx_naming_the_problem() {
     // Malformed JSON, with where.
     assert_refused(
@@ -370,7 +426,7 @@ fn bad_requests_get_a_4xx_naming_the_problem() {
     assert_refused(
         &post("/api/replay", b"[1,"),
         400,
-        &["game log", "malformed"],
+        &["game log", "expected a game log object"],
     );
     // The server still answers after all that.
     assert_eq!(get("/api/params").status, 200);

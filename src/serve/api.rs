@@ -11,20 +11,14 @@
 
 use crate::Board;
 use crate::error::InputError;
-use crate::io::{
-    params_json, parse_shot_file, parse_study_file, parse_suggest_file, plan_json,
-    study_summary_json, write_outcomes, write_ruled_outcomes, write_ruled_traced_outcomes,
-    write_traced_outcomes,
-};
+use crate::io::{Layout, params_json, sizes};
+use crate::jobs::simulate::{ShotFile, SimulateOptions};
+use crate::jobs::{flick, plan, replay, simulate, study};
 use crate::montecarlo::Sampling;
-use crate::montecarlo::score::{assess, assess_ruled};
 use crate::params::Physics;
 use crate::plan::{Budget, Objective, PlanConfig};
-use crate::rules::{Ruleset, ShotEntry, check_rules, judge_outcomes};
-use crate::shot::{Outcome, Shot};
-use crate::trace::trace_batch;
-use crate::{run_batch, shot::Placed};
-use serde_json::{Value, json};
+use crate::rules::Ruleset;
+use serde_json::json;
 
 /// The bounds on what one request may ask for. [`Limits::default`] is what
 /// `crokinole serve` uses (docs/serve.md).
@@ -260,48 +254,48 @@ pub fn params() -> Reply {
     Reply::json(text)
 }
 
-/// A checked shot file: its blocks and entries, within the limits.
-struct ShotFile {
-    board: Board,
-    physics: Physics,
-    entries: Vec<ShotEntry>,
-}
-
-fn read_shot_file(text: &str, limits: &Limits) -> Result<ShotFile, Reply> {
-    // The size bounds come first, on the raw JSON, so a file of a million discs is refused
-    // before it is checked disc by disc.
-    if let Ok(Value::Object(file)) = serde_json::from_str::<Value>(text)
-        && let Some(Value::Array(shots)) = file.get("shots")
+/// The size bounds of a shot, study or suggest file, counted on the raw text before it
+/// is read ([`sizes`]), so a file of a million discs is refused before it is checked disc
+/// by disc.
+fn check_sizes(text: &str, limits: &Limits) -> Result<(), Reply> {
+    let counted = sizes(text);
+    if let Some(shots) = counted.shots
+        && shots > limits.max_shots
     {
-        if shots.len() > limits.max_shots {
-            return Err(Reply::bad(format!(
-                "field `shots`: {} shots is more than this server allows ({})",
-                shots.len(),
-                limits.max_shots
-            )));
-        }
-        for (k, s) in shots.iter().enumerate() {
-            if let Some(Value::Array(d)) = s.get("discs") {
-                check_discs(&format!("shots[{k}].discs"), d.len(), limits)?;
-            }
-        }
+        return Err(Reply::bad(format!(
+            "field `shots`: {shots} shots is more than this server allows ({})",
+            limits.max_shots
+        )));
     }
-    let (board, physics, entries) = parse_shot_file(text).map_err(refused("shot file"))?;
-    check_steps(&physics, limits)?;
-    Ok(ShotFile {
-        board,
-        physics,
-        entries,
-    })
+    for (k, &n) in counted.shot_discs.iter().enumerate() {
+        check_discs(&format!("shots[{k}].discs"), n, limits)?;
+    }
+    if let Some(n) = counted.discs {
+        check_discs("discs", n, limits)?;
+    }
+    Ok(())
 }
 
-/// The trace bound: shots x (discs + 1) x (steps / every + 1) points at most.
-fn check_trace(file: &ShotFile, every: u32, limits: &Limits) -> Result<(), Reply> {
-    let steps = file.physics.max_time / file.physics.dt;
-    let points: f64 = file
-        .entries
+/// A shot file read ([`ShotFile::read`]) within the limits.
+fn read_shot_file(text: &str, limits: &Limits) -> Result<ShotFile, Reply> {
+    check_sizes(text, limits)?;
+    let file = ShotFile::read(text).map_err(refused("shot file"))?;
+    check_steps(&file.physics, limits)?;
+    Ok(file)
+}
+
+/// The trace bound: shots x (discs + 1) x (steps / every + 1) points at most, for shots
+/// of `discs[k]` discs at rest.
+fn check_trace(
+    physics: &Physics,
+    discs: &[usize],
+    every: u32,
+    limits: &Limits,
+) -> Result<(), Reply> {
+    let steps = physics.max_time / physics.dt;
+    let points: f64 = discs
         .iter()
-        .map(|e| (e.shot.discs.len() as f64 + 1.0) * (steps / f64::from(every) + 2.0))
+        .map(|&n| (n as f64 + 1.0) * (steps / f64::from(every) + 2.0))
         .sum();
     if points > limits.max_trace_points {
         return Err(Reply::bad(format!(
@@ -313,53 +307,9 @@ fn check_trace(file: &ShotFile, every: u32, limits: &Limits) -> Result<(), Reply
     Ok(())
 }
 
-/// Runs a checked shot file as `crokinole simulate [--rules --ruleset R] [--trace N]`
-/// does and returns the bytes it prints.
-fn simulate_file(
-    file: &ShotFile,
-    rules: Option<Ruleset>,
-    trace: Option<u32>,
-) -> Result<Vec<u8>, Reply> {
-    let (board, physics, entries) = (&file.board, &file.physics, &file.entries);
-    if let Some(ruleset) = rules {
-        check_rules(board, physics, entries, ruleset).map_err(refused("rules"))?;
-    }
-    let shots: Vec<Shot> = entries.iter().map(|e| e.shot.clone()).collect();
-    let mut out = Vec::new();
-    let written = if let Some(every) = trace {
-        let traces = trace_batch(board, physics, &shots, every)
-            .into_iter()
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(refused("shot file"))?;
-        match rules {
-            None => write_traced_outcomes(&mut out, &traces),
-            Some(ruleset) => {
-                let outcomes: Vec<Outcome> = traces.iter().map(|t| t.outcome.clone()).collect();
-                let verdicts = judge_outcomes(board, physics, entries, &outcomes, ruleset)
-                    .map_err(refused("rules"))?;
-                write_ruled_traced_outcomes(&mut out, &traces, &verdicts)
-            }
-        }
-    } else {
-        let outcomes = run_batch(board, physics, &shots)
-            .into_iter()
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(refused("shot file"))?;
-        match rules {
-            None => write_outcomes(&mut out, &outcomes),
-            Some(ruleset) => {
-                let verdicts = judge_outcomes(board, physics, entries, &outcomes, ruleset)
-                    .map_err(refused("rules"))?;
-                write_ruled_outcomes(&mut out, &outcomes, &verdicts)
-            }
-        }
-    };
-    written.map_err(|e| Reply::error(500, format!("cannot write the outcome file: {e}")))?;
-    Ok(out)
-}
-
 /// `POST /api/simulate?rules=R&trace=N`: a shot file in, the outcome file out, byte for
-/// byte what `crokinole simulate FILE [--rules --ruleset R] [--trace N]` prints.
+/// byte what `crokinole simulate FILE --compact [--rules --ruleset R] [--trace N]` prints
+/// (the same job, [`simulate::simulate`]).
 pub fn simulate(query: &Query, body: &[u8], limits: &Limits) -> Reply {
     let run = || -> Result<Reply, Reply> {
         query.only(&["rules", "trace"])?;
@@ -370,97 +320,60 @@ pub fn simulate(query: &Query, body: &[u8], limits: &Limits) -> Reply {
         };
         let file = read_shot_file(text(body)?, limits)?;
         if let Some(every) = trace {
-            check_trace(&file, every, limits)?;
+            let discs: Vec<usize> = file.entries.iter().map(|e| e.shot.discs.len()).collect();
+            check_trace(&file.physics, &discs, every, limits)?;
         }
-        simulate_file(&file, rules, trace).map(Reply::json)
+        let simulated = simulate::simulate(&file, SimulateOptions { rules, trace })
+            .map_err(refused("shot file"))?;
+        Ok(Reply::json(simulated.text(Layout::Compact)))
     };
     run().unwrap_or_else(|e| e)
 }
 
-/// A study file read and bounded.
+/// A study file read ([`study::read`]) within the limits.
 fn read_study(text: &str, limits: &Limits) -> Result<crate::montecarlo::Study, Reply> {
-    if let Ok(Value::Object(file)) = serde_json::from_str::<Value>(text)
-        && let Some(Value::Array(d)) = file.get("discs")
-    {
-        check_discs("discs", d.len(), limits)?;
-    }
-    let study = parse_study_file(text).map_err(refused("study file"))?;
+    check_sizes(text, limits)?;
+    let study = study::read(text).map_err(refused("study file"))?;
     check_steps(&study.spec().situation.physics, limits)?;
     Ok(study)
-}
-
-/// The shot file (as JSON) of one shot played from `seat` with `players` at the table,
-/// on `board` with `physics`, as `crokinole flick --shot-out` writes it
-/// ([`crate::io::shot_file_json`]: every block in full, every float in shortest
-/// round-trip form, so reading it back gives the same bits).
-pub fn shot_file_json(
-    board: &Board,
-    physics: &Physics,
-    shot: &Shot,
-    seat: u8,
-    players: u8,
-    description: &str,
-) -> Value {
-    let entry = ShotEntry {
-        shot: shot.clone(),
-        seat: Some(seat),
-        players,
-    };
-    let text = crate::io::shot_file_json(board, physics, &[entry], description);
-    serde_json::from_str(&text).unwrap_or(Value::Null)
 }
 
 /// The description of the shot file of a study's intended flick.
 const STUDY_SHOT: &str = "the intended flick of a study (crokinole serve)";
 
-/// `POST /api/shot?trace=N`: the page's flick. A study file in (its `noise` is ignored:
-/// the intended flick is played), and out `{"shot_file", "outcomes", "score"}`: the shot
-/// file of the intended shot, the `outcomes` member of the outcome file `crokinole
+/// `POST /api/shot?trace=N`: the page's flick ([`flick::flick`], as `crokinole flick`).
+/// A study file in (its `noise` is ignored: the intended flick is played), and out
+/// `{"shot_file", "outcomes", "score"}`: the shot file of the intended shot (as `crokinole
+/// flick --shot-out` writes it), the `outcomes` member of the outcome file `crokinole
 /// simulate` prints for it (with `--trace N`, default 10, and, if the study has a
-/// `ruleset`, `--rules`), written as it writes them, and the score: `{"team", "class",
-/// "change", "before"}`, the shot disc's class and the change in score difference as a
-/// Monte Carlo sample of the study counts them, and the board score of both teams before.
+/// `ruleset`, `--rules`), and the score: `{"team", "class", "change", "before"}`, the shot
+/// disc's class and the change in score difference as a Monte Carlo sample of the study
+/// counts them, and the board score of both teams before.
 pub fn shot(query: &Query, body: &[u8], limits: &Limits) -> Reply {
     let run = || -> Result<Reply, Reply> {
         query.only(&["trace"])?;
         let every = query.number("trace", 10, 1, 1_000_000)? as u32;
         let study = read_study(text(body)?, limits)?;
-        let spec = study.spec();
-        let s = &spec.situation;
-        let shot = study.intended_shot();
-        let file_json = shot_file_json(&s.board, &s.physics, &shot, s.seat, s.players, STUDY_SHOT);
-        let file = read_shot_file(&file_json.to_string(), limits)?;
-        check_trace(&file, every, limits)?;
-        let outcomes = simulate_file(&file, spec.ruleset, Some(every))?;
-        let outcome = crate::run_shot(&s.board, &s.physics, &shot).map_err(refused("shot"))?;
-        let result = match spec.ruleset {
-            None => assess(&s.board, &s.discs, study.team(), &outcome),
-            Some(r) => assess_ruled(
-                &s.board,
-                &s.physics,
-                &shot,
-                &outcome,
-                (s.seat, s.players, r),
-            )
-            .map_err(refused("rules"))?,
-        };
-        // The outcomes exactly as `simulate` wrote them (key order and all), not re-encoded.
-        #[derive(serde::Deserialize)]
-        struct File<'a> {
-            #[serde(borrow)]
-            outcomes: &'a serde_json::value::RawValue,
-        }
-        let written: File = serde_json::from_slice(&outcomes)
-            .map_err(|e| Reply::error(500, format!("outcome file: {e}")))?;
+        let s = &study.spec().situation;
+        check_trace(&s.physics, &[s.discs.len()], every, limits)?;
+        let played = flick::flick(&study, every).map_err(refused("shot"))?;
+        let file = played.shot_file_text(&study, STUDY_SHOT);
+        // The outcomes exactly as `simulate` writes them (key order and all).
+        let outcomes = played.simulated.text(Layout::Compact);
+        let outcomes = outcomes
+            .trim_end()
+            .strip_prefix("{\"outcomes\":")
+            .and_then(|o| o.strip_suffix('}'))
+            .ok_or_else(|| Reply::error(500, "the outcome file has an unexpected shape"))?;
         let score = json!({
             "team": study.team(),
-            "class": result.class.name(),
-            "change": result.score_change,
+            "class": played.result.class.name(),
+            "change": played.result.score_change,
             "before": study.score_before(),
         });
         let answer = format!(
-            "{{\"shot_file\":{file_json},\"outcomes\":{},\"score\":{score}}}",
-            written.outcomes.get()
+            "{{\"shot_file\":{},\"outcomes\":{outcomes},\"score\":{score}}}",
+            crate::io::compact_json(&file).trim_end()
         );
         Ok(Reply::json(format!("{answer}\n")))
     };
@@ -468,40 +381,37 @@ pub fn shot(query: &Query, body: &[u8], limits: &Limits) -> Reply {
 }
 
 /// `POST /api/shotfile`: a study file in, the shot file of its intended flick out (what
-/// the page saves as "shot file").
+/// the page saves as "shot file"), byte for byte as `crokinole flick --shot-out` writes
+/// it for the study.
 pub fn shotfile(query: &Query, body: &[u8], limits: &Limits) -> Reply {
     let run = || -> Result<Reply, Reply> {
         query.only(&[])?;
         let study = read_study(text(body)?, limits)?;
-        let s = &study.spec().situation;
-        let file = shot_file_json(
-            &s.board,
-            &s.physics,
-            &study.intended_shot(),
-            s.seat,
-            s.players,
-            STUDY_SHOT,
-        );
-        let text = serde_json::to_string_pretty(&file)
-            .map_err(|e| Reply::error(500, format!("shot file: {e}")))?;
-        Ok(Reply::json(text + "\n"))
+        let played = flick::flick(&study, 10).map_err(refused("shot"))?;
+        Ok(Reply::json(played.shot_file_text(&study, STUDY_SHOT)))
     };
     run().unwrap_or_else(|e| e)
 }
 
-/// `POST /api/montecarlo?samples=N&seed=S`: a study file in, the summary out, byte for
-/// byte what `crokinole montecarlo FILE --samples N --seed S` prints (defaults 10000
-/// and 0).
+/// `POST /api/montecarlo?samples=N&seed=S`: a study file in, the summary out: what
+/// `crokinole montecarlo FILE --samples N --seed S --positions` prints (defaults 10000
+/// and 0; the page draws the positions).
 pub fn montecarlo(query: &Query, body: &[u8], limits: &Limits) -> Reply {
     let run = || -> Result<Reply, Reply> {
         query.only(&["samples", "seed"])?;
         let samples = query.number("samples", 10_000, 1, limits.max_samples)?;
         let seed = query.number("seed", 0, 0, u64::MAX)?;
         let study = read_study(text(body)?, limits)?;
-        let plan = Sampling::new(seed, samples, None).map_err(refused("samples"))?;
-        let tally = study.tally(&plan);
-        let summary = tally.summary().map_err(refused("summary"))?;
-        Ok(Reply::json(study_summary_json(&summary)))
+        let sampling = Sampling::new(seed, samples, None).map_err(refused("samples"))?;
+        let summary = study
+            .tally(&sampling)
+            .summary()
+            .map_err(refused("summary"))?;
+        Ok(Reply::json(study::summary_text(
+            summary,
+            true,
+            Layout::Readable,
+        )))
     };
     run().unwrap_or_else(|e| e)
 }
@@ -534,23 +444,14 @@ pub fn suggest(query: &Query, body: &[u8], limits: &Limits) -> Reply {
         }
         let top = query.number("top", 5, 1, limits.max_top as u64)? as usize;
         let seed = query.number("seed", 0, 0, u64::MAX)?;
-        let objective = match query.get("objective").unwrap_or("score") {
-            "score" => Objective::Score,
-            "twenty" => Objective::Twenty,
-            "fifteen" => Objective::Fifteen,
-            other => {
-                return Err(Reply::bad(format!(
-                    "query parameter `objective`: expected score, twenty or fifteen, got `{other}`"
-                )));
-            }
-        };
+        let objective: Objective = query
+            .get("objective")
+            .unwrap_or("score")
+            .parse()
+            .map_err(|e| Reply::bad(format!("query parameter `objective`: {e}")))?;
         let text = text(body)?;
-        if let Ok(Value::Object(file)) = serde_json::from_str::<Value>(text)
-            && let Some(Value::Array(d)) = file.get("discs")
-        {
-            check_discs("discs", d.len(), limits)?;
-        }
-        let request = parse_suggest_file(text).map_err(refused("suggest file"))?;
+        check_sizes(text, limits)?;
+        let request = plan::read(text).map_err(refused("suggest file"))?;
         check_steps(&request.situation.physics, limits)?;
         let config = PlanConfig {
             objective,
@@ -559,135 +460,37 @@ pub fn suggest(query: &Query, body: &[u8], limits: &Limits) -> Reply {
             top,
             grid: true,
         };
-        let plan = crate::plan::suggest(&request, &config).map_err(refused("suggest"))?;
-        Ok(Reply::json(plan_json(&plan)))
+        let planned = plan::plan(&request, &config).map_err(refused("suggest"))?;
+        Ok(Reply::json(plan::text(&planned, Layout::Readable)))
     };
     run().unwrap_or_else(|e| e)
 }
 
-/// A field of a game log, or 400 naming it.
-fn field<'a>(v: &'a Value, path: &str, what: &str) -> Result<&'a Value, Reply> {
-    v.get(what)
-        .ok_or_else(|| Reply::bad(format!("game log: field `{path}{what}`: missing")))
-}
-
-/// `[x, y]` of a game log, or 400.
-fn pair(v: &Value, path: &str) -> Result<[f64; 2], Reply> {
-    let bad = || Reply::bad(format!("game log: field `{path}`: expected [x, y]"));
-    let a = v.as_array().ok_or_else(bad)?;
-    match a.as_slice() {
-        [x, y] => Ok([x.as_f64().ok_or_else(bad)?, y.as_f64().ok_or_else(bad)?]),
-        _ => Err(bad()),
-    }
-}
-
 /// `POST /api/replay`: a game log of `crokinole play --games 1` in, and out
-/// `{"players", "ruleset", "shots": [shot file, ...]}`: for every shot of the log, the
-/// shot file that reproduces it (the discs the previous shot's verdict left on the board,
-/// none at a round's first shot, and the logged `start`), each checked by the shot-file
-/// reader. `crokinole simulate --rules` on one of them gives the logged outcome.
+/// `{"players", "ruleset", "shots": [shot file, ...]}` ([`replay::replay`]): for every
+/// shot of the log, the shot file that reproduces it (the discs the previous shot's
+/// verdict left on the board, none at a round's first shot, and the logged `start`).
+/// `crokinole simulate --rules` on one of them gives the logged outcome.
 pub fn replay(query: &Query, body: &[u8], limits: &Limits) -> Reply {
     let run = || -> Result<Reply, Reply> {
         query.only(&[])?;
-        let log: Value = serde_json::from_str(text(body)?)
-            .map_err(|e| Reply::bad(format!("game log: malformed JSON: {e}")))?;
-        let players = field(&log, "", "players")?
-            .as_u64()
-            .filter(|p| *p == 2 || *p == 4)
-            .ok_or_else(|| Reply::bad("game log: field `players`: expected 2 or 4"))?;
-        let ruleset = field(&log, "", "ruleset")?
-            .as_str()
-            .filter(|r| Ruleset::ALL.iter().any(|x| x.name() == *r))
-            .ok_or_else(|| {
-                Reply::bad("game log: field `ruleset`: expected traditional or tournament")
-            })?;
-        let shots = field(&log, "", "shots")?
-            .as_array()
-            .ok_or_else(|| Reply::bad("game log: field `shots`: expected an array"))?;
-        if shots.len() > limits.max_log_shots {
+        let log = replay::read(text(body)?).map_err(refused("game log"))?;
+        if log.shots.len() > limits.max_log_shots {
             return Err(Reply::bad(format!(
                 "game log: field `shots`: {} shots is more than this server allows ({})",
-                shots.len(),
+                log.shots.len(),
                 limits.max_log_shots
             )));
         }
-        let board = Board::tournament();
-        let physics = Physics::default();
-        let mut position: Vec<Placed> = Vec::new();
-        let mut files = Vec::with_capacity(shots.len());
-        for (k, s) in shots.iter().enumerate() {
-            let path = format!("shots[{k}].");
-            let seat = field(s, &path, "seat")?
-                .as_u64()
-                .filter(|&x| x < 4)
-                .ok_or_else(|| Reply::bad(format!("game log: field `{path}seat`: expected 0-3")))?;
-            let start = field(s, &path, "start")?;
-            let team = field(start, &format!("{path}start."), "team")?
-                .as_u64()
-                .filter(|&t| t < 2)
-                .ok_or_else(|| {
-                    Reply::bad(format!(
-                        "game log: field `{path}start.team`: expected 0 or 1"
-                    ))
-                })?;
-            let pos = pair(field(start, &path, "pos")?, &format!("{path}start.pos"))?;
-            let vel = pair(field(start, &path, "vel")?, &format!("{path}start.vel"))?;
-            let spin = field(start, &path, "spin")?.as_f64().ok_or_else(|| {
-                Reply::bad(format!(
-                    "game log: field `{path}start.spin`: expected a number"
-                ))
-            })?;
-            check_discs(&format!("{path}discs"), position.len(), limits)?;
-            let shot = Shot {
-                discs: position.clone(),
-                shooter: crate::Flick {
-                    team: team as u8,
-                    pos: pos.into(),
-                    vel: vel.into(),
-                    spin,
-                },
-            };
-            let description = format!("shot {k} of a game log");
-            let file = shot_file_json(
-                &board,
-                &physics,
-                &shot,
-                seat as u8,
-                players as u8,
-                &description,
-            );
-            parse_shot_file(&file.to_string())
-                .map_err(|e| Reply::bad(format!("game log: shot {k}: {e}")))?;
-            files.push(file);
-            let verdict = field(s, &path, "verdict")?;
-            let after = field(verdict, &format!("{path}verdict."), "position")?
-                .as_array()
-                .ok_or_else(|| {
-                    Reply::bad(format!(
-                        "game log: field `{path}verdict.position`: expected an array"
-                    ))
-                })?;
-            position.clear();
-            let round_end = s.get("round_end").and_then(Value::as_bool).unwrap_or(false);
-            if !round_end {
-                for (j, d) in after.iter().enumerate() {
-                    let p = format!("{path}verdict.position[{j}].");
-                    let team = field(d, &p, "team")?
-                        .as_u64()
-                        .filter(|&t| t < 2)
-                        .ok_or_else(|| {
-                            Reply::bad(format!("game log: field `{p}team`: expected 0 or 1"))
-                        })?;
-                    let pos = pair(field(d, &p, "pos")?, &format!("{p}pos"))?;
-                    position.push(Placed {
-                        team: team as u8,
-                        pos: pos.into(),
-                    });
-                }
-            }
+        for (k, s) in log.shots.iter().enumerate() {
+            check_discs(
+                &format!("shots[{k}].verdict.position"),
+                s.after.len(),
+                limits,
+            )?;
         }
-        let answer = json!({"players": players, "ruleset": ruleset, "shots": files});
-        Ok(Reply::json(format!("{answer}\n")))
+        let replayed = replay::replay(log).map_err(refused("game log"))?;
+        Ok(Reply::json(replayed.text()))
     };
     run().unwrap_or_else(|e| e)
 }
@@ -722,28 +525,5 @@ mod tests {
         let e = q.ruleset("s").unwrap_err();
         assert!(String::from_utf8_lossy(&e.body).contains("street"));
         assert!(q.only(&["n", "big", "neg", "r"]).is_err());
-    }
-
-    #[test]
-    fn a_shot_file_written_here_reads_back_to_the_same_shot() {
-        let board = Board::tournament();
-        let physics = Physics::default();
-        let shot = Shot {
-            discs: vec![Placed {
-                team: 1,
-                pos: glam::DVec2::new(0.1 / 3.0, -0.2 / 7.0),
-            }],
-            shooter: crate::Flick {
-                team: 0,
-                pos: glam::DVec2::new(0.0, -0.3048),
-                vel: glam::DVec2::new(0.1 / 9.0, 1.0 / 3.0),
-                spin: -2.0 / 3.0,
-            },
-        };
-        let text = shot_file_json(&board, &physics, &shot, 0, 2, "").to_string();
-        let (b, p, entries) = parse_shot_file(&text).unwrap();
-        assert_eq!((b, p), (board, physics));
-        assert_eq!(entries[0].shot, shot);
-        assert_eq!((entries[0].seat, entries[0].players), (Some(0), 2));
     }
 }
