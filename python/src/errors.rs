@@ -64,15 +64,9 @@ pub fn of_kind(e: InputError, text: &str, expected: FileKind) -> PyErr {
     input_error(kind_noted(e, text, expected))
 }
 
-/// [`of_kind`]'s error before it becomes an exception.
+/// [`of_kind`]'s error before it becomes an exception ([`crokinole::jobs::of_kind`]).
 pub fn kind_noted(e: InputError, text: &str, expected: FileKind) -> InputError {
-    match FileKind::sniff(text) {
-        Some(kind) if kind != expected => InputError {
-            problem: format!("{}; this file looks like {}", e.problem, kind.describe()),
-            ..e
-        },
-        _ => e,
-    }
+    crokinole::jobs::of_kind(e, text, expected)
 }
 
 /// A rayon pool of `threads` workers (all cores if `None`), at most 256 as in the CLI.

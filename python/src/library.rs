@@ -8,17 +8,15 @@
 
 use crate::engine::Engine;
 use crate::errors::{error, input_error, interruptible, kind_noted, of_kind, on_pool};
-use crokinole::io::{
-    FileKind, parse_plan, parse_shot_file, parse_study_file, parse_suggest_file, parse_summary,
-    plan_json, study_summary_json, write_outcomes, write_ruled_outcomes,
-    write_ruled_traced_outcomes, write_traced_outcomes,
-};
+use crokinole::InputError;
+use crokinole::io::{FileKind, Layout, parse_plan, parse_shot_file, parse_summary};
+use crokinole::jobs;
+use crokinole::jobs::simulate::{ShotFile, SimulateOptions, simulate};
 use crokinole::montecarlo::{CHUNK, PlayerFlick, Sampling, ShotClass};
 use crokinole::plan::{Budget, Objective, PlanConfig};
 use crokinole::render::{CloudView, heatmap_svg, shot_svg, study_cloud_svg};
-use crokinole::rules::{Ruleset, check_rules, judge_outcomes};
-use crokinole::trace::{trace_batch, trace_shot};
-use crokinole::{InputError, Outcome, Shot, run_batch};
+use crokinole::rules::Ruleset;
+use crokinole::trace::trace_shot;
 use glam::DVec2;
 use numpy::ndarray::{Array1, Array2};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1};
@@ -57,9 +55,10 @@ fn in_file(e: InputError, name: Option<&str>) -> PyErr {
     }
 }
 
-/// Runs a shot file as `crokinole simulate` does and returns the outcome file it prints:
-/// with `rules` (`traditional` / `tournament`) every shot is judged (`simulate --rules`),
-/// with `trace` every outcome gains its trace sampled every `trace` steps.
+/// Runs a shot file as `crokinole simulate --compact` does and returns the outcome file it
+/// prints: with `rules` (`traditional` / `tournament`) every shot is judged (`simulate
+/// --rules`), with `trace` every outcome gains its trace sampled every `trace` steps. The
+/// same job as the command line's ([`crokinole::jobs::simulate`]).
 #[pyfunction]
 #[pyo3(signature = (text, rules=None, trace=None, threads=None))]
 fn simulate_file(
@@ -69,50 +68,19 @@ fn simulate_file(
     trace: Option<u32>,
     threads: Option<usize>,
 ) -> PyResult<String> {
-    let (board, physics, entries) =
-        parse_shot_file(text).map_err(|e| of_kind(e, text, FileKind::Shots))?;
+    let file = ShotFile::read(text).map_err(input_error)?;
     let rules = rules.map(ruleset).transpose()?;
-    if let Some(ruleset) = rules {
-        check_rules(&board, &physics, &entries, ruleset).map_err(input_error)?;
-    }
     if trace == Some(0) {
         return Err(error("field `trace`: must be at least 1, got 0"));
     }
-    let shots: Vec<Shot> = entries.iter().map(|e| e.shot.clone()).collect();
-    let mut out = Vec::new();
-    py.detach(|| -> Result<(), InputError> {
-        if let Some(every) = trace {
-            let traces = on_pool(threads, || trace_batch(&board, &physics, &shots, every))
-                .map_err(|_| InputError::new("threads", "cannot start worker threads"))?
-                .into_iter()
-                .collect::<Result<Vec<_>, _>>()?;
-            match rules {
-                None => write_traced_outcomes(&mut out, &traces),
-                Some(ruleset) => {
-                    let outcomes: Vec<Outcome> = traces.iter().map(|t| t.outcome.clone()).collect();
-                    let verdicts = judge_outcomes(&board, &physics, &entries, &outcomes, ruleset)?;
-                    write_ruled_traced_outcomes(&mut out, &traces, &verdicts)
-                }
-            }
-            .expect("writing to memory cannot fail");
-            return Ok(());
-        }
-        let outcomes = on_pool(threads, || run_batch(&board, &physics, &shots))
-            .map_err(|_| InputError::new("threads", "cannot start worker threads"))?
-            .into_iter()
-            .collect::<Result<Vec<_>, _>>()?;
-        match rules {
-            None => write_outcomes(&mut out, &outcomes),
-            Some(ruleset) => {
-                let verdicts = judge_outcomes(&board, &physics, &entries, &outcomes, ruleset)?;
-                write_ruled_outcomes(&mut out, &outcomes, &verdicts)
-            }
-        }
-        .expect("writing to memory cannot fail");
-        Ok(())
-    })
-    .map_err(input_error)?;
-    String::from_utf8(out).map_err(|e| error(e.to_string()))
+    let simulated = py
+        .detach(|| {
+            on_pool(threads, || {
+                simulate(&file, SimulateOptions { rules, trace })
+            })
+        })?
+        .map_err(input_error)?;
+    Ok(simulated.text(Layout::Compact))
 }
 
 /// Flicks in player terms to the shooter's initial conditions: for seat `seat` and team
@@ -218,7 +186,7 @@ fn study<'py>(
     threads: Option<usize>,
     per_sample: bool,
 ) -> PyResult<(String, Option<Bound<'py, PyDict>>)> {
-    let study = parse_study_file(text).map_err(|e| of_kind(e, text, FileKind::Study))?;
+    let study = jobs::study::read(text).map_err(input_error)?;
     if samples == 0 {
         return Err(error("field `samples`: must be at least 1, got 0"));
     }
@@ -269,7 +237,7 @@ fn study<'py>(
         Err(never) => match never {},
     };
     let summary = tally.summary().map_err(input_error)?;
-    let json = study_summary_json(&summary);
+    let json = jobs::study::summary_text(summary, true, Layout::Readable);
     if !per_sample {
         return Ok((json, None));
     }
@@ -325,7 +293,7 @@ fn study_flicks<'py>(
     Bound<'py, PyArray1<f64>>,
     Bound<'py, PyArray1<f64>>,
 )> {
-    let study = parse_study_file(text).map_err(|e| of_kind(e, text, FileKind::Study))?;
+    let study = jobs::study::read(text).map_err(input_error)?;
     let flicks: Vec<PlayerFlick> = (0..n).map(|i| study.sample_flick(seed, i)).collect();
     let col = |f: fn(&PlayerFlick) -> f64| flicks.iter().map(f).collect::<Vec<f64>>();
     Ok((
@@ -349,7 +317,7 @@ fn suggest(
     seed: u64,
     threads: Option<usize>,
 ) -> PyResult<String> {
-    let request = parse_suggest_file(text).map_err(|e| of_kind(e, text, FileKind::Suggest))?;
+    let request = jobs::plan::read(text).map_err(input_error)?;
     let budget: Budget = budget
         .parse()
         .map_err(|e: String| input_error(InputError::new("budget", e)))?;
@@ -364,9 +332,9 @@ fn suggest(
         grid: true,
     };
     let plan = py
-        .detach(|| on_pool(threads, || crokinole::plan::suggest(&request, &config)))?
+        .detach(|| on_pool(threads, || jobs::plan::plan(&request, &config)))?
         .map_err(input_error)?;
-    Ok(plan_json(&plan))
+    Ok(jobs::plan::text(&plan, Layout::Readable))
 }
 
 /// `crokinole render shot`: shot `shot` of a shot file, traced every `every` steps, as SVG.
@@ -416,7 +384,7 @@ fn render_summary(
 ) -> PyResult<String> {
     let cloud = parse_summary(summary).map_err(|e| of_kind(e, summary, FileKind::Summary))?;
     let study = study
-        .map(|t| parse_study_file(t).map_err(|e| of_kind(e, t, FileKind::Study)))
+        .map(|t| jobs::study::read(t).map_err(input_error))
         .transpose()?;
     let title = title.unwrap_or_else(|| "Monte Carlo study".to_string());
     let view = if zoom {

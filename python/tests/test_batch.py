@@ -64,6 +64,28 @@ def test_thread_counts_give_the_same_bits():
         assert np.array_equal(x.steps, y.steps)
 
 
+def test_simulate_file_gives_the_cli_bytes(cli):
+    """The package, the command line and the server (tests/serve_api.rs) run one job,
+    `crokinole::jobs::simulate`: the outcome file's bytes are the same, with and without
+    rules and traces."""
+    from crokinole import _crokinole
+
+    for name in ["example.json", "crowded.json"]:
+        path = FIXTURES / name
+        text = path.read_text()
+        for args, rules, trace in [
+            ([], None, None),
+            (["--rules"], "traditional", None),
+            (["--trace", "7"], None, 7),
+            (["--rules", "--ruleset", "tournament", "--trace", "3"], "tournament", 3),
+        ]:
+            if name == "crowded.json" and rules is not None:
+                continue  # its shots have no seats
+            p = cli("simulate", path, "--compact", *args)
+            assert p.returncode == 0, p.stderr
+            assert _crokinole.simulate_file(text, rules, trace, None) == p.stdout, (name, args)
+
+
 def test_simulate_file_is_the_cli_output(cli):
     path = FIXTURES / "example.json"
     for args, kwargs in [
