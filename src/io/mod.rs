@@ -24,8 +24,8 @@ pub use csv::{SAMPLE_CSV_HEADER, outcomes_csv, sample_csv_row};
 pub use file_kind::FileKind;
 pub use format::{Layout, compact_json, outline_json};
 pub use outcome_file::{
-    OutcomeFile, outcome_file_text, outcomes_to_string, serialize_outcome, state_name,
-    write_outcome_file, write_outcomes,
+    OutcomeFile, flick_answer_json, outcome_file_text, outcomes_to_string, serialize_outcome,
+    state_name, write_outcome_file, write_outcomes,
 };
 pub use play_file::{
     game_log_json, games_summary_json, parse_game_log, parse_noise_json, replay_json,

@@ -17,6 +17,7 @@ use super::format::{Layout, outline_json};
 use super::trace_json::TraceJson;
 use crate::disc::{Disc, DiscState};
 use crate::limits::Limit;
+use crate::montecarlo::SampleResult;
 use crate::rules::ShotVerdict;
 use crate::shot::Outcome;
 use crate::step::event::{Event, EventKind};
@@ -239,6 +240,50 @@ pub fn write_outcomes<W: Write>(w: W, outcomes: &[Outcome]) -> std::io::Result<(
 /// The outcome file of `outcomes` as a string (compact JSON, with a trailing newline).
 pub fn outcomes_to_string(outcomes: &[Outcome]) -> String {
     outcome_file_text(&OutcomeFile::plain(outcomes), Layout::Compact)
+}
+
+/// The answer of the page's flick (`POST /api/shot`): `{"shot_file", "outcomes",
+/// "score"}` on one line and a newline: `shot_file` (text a shot-file writer made), the
+/// `outcomes` member of `file` as [`write_outcome_file`] writes it, and `score`: `{"team",
+/// "class", "change", "before"}`, the shooter's team, the shot disc's class and the change
+/// in score difference as a Monte Carlo sample counts them, and the board score of both
+/// teams before the shot.
+pub fn flick_answer_json(
+    shot_file: &str,
+    file: &OutcomeFile<'_>,
+    team: u8,
+    result: &SampleResult,
+    before: [i64; 2],
+) -> String {
+    #[derive(Serialize)]
+    struct Score {
+        team: u8,
+        class: &'static str,
+        change: i64,
+        before: [i64; 2],
+    }
+    #[derive(Serialize)]
+    struct Answer<'a> {
+        shot_file: &'a serde_json::value::RawValue,
+        outcomes: Outcomes<'a>,
+        score: Score,
+    }
+    let shot_file = super::compact_json(shot_file);
+    let shot_file: &serde_json::value::RawValue =
+        serde_json::from_str(&shot_file).expect("a shot-file writer writes valid JSON");
+    let answer = Answer {
+        shot_file,
+        outcomes: Outcomes(*file),
+        score: Score {
+            team,
+            class: result.class.name(),
+            change: result.score_change,
+            before,
+        },
+    };
+    let mut text = serde_json::to_string(&answer).expect("plain data always serializes");
+    text.push('\n');
+    text
 }
 
 #[cfg(test)]

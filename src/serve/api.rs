@@ -11,7 +11,7 @@
 
 use crate::Board;
 use crate::error::InputError;
-use crate::io::{Layout, params_json, sizes};
+use crate::io::{Layout, flick_answer_json, params_json, sizes};
 use crate::jobs::simulate::{ShotFile, SimulateOptions};
 use crate::jobs::{flick, plan, replay, simulate, study};
 use crate::montecarlo::Sampling;
@@ -357,25 +357,13 @@ pub fn shot(query: &Query, body: &[u8], limits: &Limits) -> Reply {
         let s = &study.spec().situation;
         check_trace(&s.physics, &[s.discs.len()], every, limits)?;
         let played = flick::flick(&study, every).map_err(refused("shot"))?;
-        let file = played.shot_file_text(&study, STUDY_SHOT);
-        // The outcomes exactly as `simulate` writes them (key order and all).
-        let outcomes = played.simulated.text(Layout::Compact);
-        let outcomes = outcomes
-            .trim_end()
-            .strip_prefix("{\"outcomes\":")
-            .and_then(|o| o.strip_suffix('}'))
-            .ok_or_else(|| Reply::error(500, "the outcome file has an unexpected shape"))?;
-        let score = json!({
-            "team": study.team(),
-            "class": played.result.class.name(),
-            "change": played.result.score_change,
-            "before": study.score_before(),
-        });
-        let answer = format!(
-            "{{\"shot_file\":{},\"outcomes\":{outcomes},\"score\":{score}}}",
-            crate::io::compact_json(&file).trim_end()
-        );
-        Ok(Reply::json(format!("{answer}\n")))
+        Ok(Reply::json(flick_answer_json(
+            &played.shot_file_text(&study, STUDY_SHOT),
+            &played.simulated.file(),
+            study.team(),
+            &played.result,
+            study.score_before(),
+        )))
     };
     run().unwrap_or_else(|e| e)
 }
