@@ -381,9 +381,9 @@ pub fn shotfile(query: &Query, body: &[u8], limits: &Limits) -> Reply {
     run().unwrap_or_else(|e| e)
 }
 
-/// `POST /api/montecarlo?samples=N&seed=S`: a study file in, the summary out: what
-/// `crokinole montecarlo FILE --samples N --seed S --positions` prints (defaults 10000
-/// and 0; the page draws the positions).
+/// `POST /api/montecarlo?samples=N&seed=S`: a study file in, the summary out, byte for
+/// byte what `crokinole montecarlo FILE --samples N --seed S --positions --compact`
+/// prints (defaults 10000 and 0; the page draws the positions).
 pub fn montecarlo(query: &Query, body: &[u8], limits: &Limits) -> Reply {
     let run = || -> Result<Reply, Reply> {
         query.only(&["samples", "seed"])?;
@@ -398,15 +398,15 @@ pub fn montecarlo(query: &Query, body: &[u8], limits: &Limits) -> Reply {
         Ok(Reply::json(study::summary_text(
             summary,
             true,
-            Layout::Readable,
+            Layout::Compact,
         )))
     };
     run().unwrap_or_else(|e| e)
 }
 
 /// `POST /api/suggest?budget=N|Ts&top=K&seed=S&objective=O`: a suggest file in, the plan
-/// out, byte for byte what `crokinole suggest FILE` prints with the same flags (defaults
-/// 20000, 5, 0, score).
+/// out, byte for byte what `crokinole suggest FILE --compact` prints with the same flags
+/// (defaults 20000, 5, 0, score).
 pub fn suggest(query: &Query, body: &[u8], limits: &Limits) -> Reply {
     let run = || -> Result<Reply, Reply> {
         query.only(&["budget", "top", "seed", "objective"])?;
@@ -449,7 +449,7 @@ pub fn suggest(query: &Query, body: &[u8], limits: &Limits) -> Reply {
             grid: true,
         };
         let planned = plan::plan(&request, &config).map_err(refused("suggest"))?;
-        Ok(Reply::json(plan::text(&planned, Layout::Readable)))
+        Ok(Reply::json(plan::text(&planned, Layout::Compact)))
     };
     run().unwrap_or_else(|e| e)
 }
