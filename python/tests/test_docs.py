@@ -28,3 +28,22 @@ def test_the_tour_prints_what_it_shows(tmp_path):
     finally:
         os.chdir(old)
     assert (tmp_path / "takeout.svg").read_text().startswith("<?xml")
+
+
+def test_the_readmes_snippet_runs(capsys):
+    """README.md's Python block runs as written from the repository's root, after the
+    README's own install line (which brings Gymnasium)."""
+    text = (ROOT / "README.md").read_text()
+    install = re.findall(r"pip install (\S+)", text)
+    assert install and install[0] == '"./python[gym]"', install
+    (block,) = re.findall(r"```python\n(.*?)```", text, re.S)
+    old = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        namespace: dict = {}
+        exec(compile(block, "README.md python block", "exec"), namespace)
+    finally:
+        os.chdir(old)
+    assert namespace["batch"].state.shape == (5, 1)
+    assert namespace["env"].observation_space is not None
+    assert "p" in capsys.readouterr().out
