@@ -46,4 +46,6 @@ def test_the_readmes_snippet_runs(capsys):
         os.chdir(old)
     assert namespace["batch"].state.shape == (5, 1)
     assert namespace["env"].observation_space is not None
-    assert "p" in capsys.readouterr().out
+    printed = capsys.readouterr().out.split()
+    assert printed[:5] == ["[0", "0", "0", "1", "1]"], printed  # two of the five go in
+    assert float(printed[5]) == namespace["study"].summary["score_change"]["mean"]
