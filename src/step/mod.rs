@@ -1,4 +1,4 @@
-//! `World::step`: one fixed step with exact in-step events.
+//! `World::step`: one fixed step with exact in-step events; `World::run`: steps to rest.
 //!
 //! Stages, in order:
 //! 1. **Nothing moves?** Then the step is only the clock.
@@ -19,14 +19,16 @@
 //! 6. **Clock**: `steps += 1`.
 //!
 //! Runs of steps proved quiet in advance (`World::quiet_steps_ahead`) skip stages 2-6 and
-//! are taken by `World::glide`. A disc far from everything costs one closed-form advance
-//! per quiet run, whatever its length, from its `Anchor` (`state.rs`): without spin at the
-//! constant deceleration `mu g` (the arithmetic of stages 2 and 3 in exact arithmetic);
-//! sliding and spinning along its master curve (`spin_curve.rs`: the exact solution of the
-//! Farkas equations, a lookup and three Newton steps). Its clearance (distance to the
-//! nearest peg, resting disc, window edge or surface edge) is consumed by travel, and only
-//! when it runs short are those bodies looked at. While a disc's slide or spin is about to
-//! end no proof is tried (`World::prove_quiet`), and each step goes through stage 3.
+//! are taken by `World::glide`: a step at a time by `World::step`, a whole run at once by
+//! `World::run` (which lands on the same bits). A disc far from everything costs one
+//! closed-form advance per quiet run, whatever its length, from its `Anchor` (`state.rs`):
+//! without spin at the constant deceleration `mu g` (the arithmetic of stages 2 and 3 in
+//! exact arithmetic); sliding and spinning along its master curve (`spin_curve.rs`: the
+//! exact solution of the Farkas equations, a lookup and three Newton steps). Its clearance
+//! (distance to the nearest peg, resting disc, window edge or surface edge) is consumed by
+//! travel, and only when it runs short are those bodies looked at. While a disc's slide or
+//! spin is about to end no proof is tried (`World::prove_quiet`), and each step goes
+//! through stage 3.
 
 pub(crate) mod contact;
 pub mod event;
@@ -102,6 +104,30 @@ impl World {
         } else {
             self.eventful_step();
         }
+    }
+
+    /// Steps until every disc rests, the clock reaches `max_time` or a work bound
+    /// ([`World::stopped_by`]) ends the shot. Returns `true` if everything came to rest,
+    /// `false` if the shot was cut off.
+    ///
+    /// Bit-identical to calling [`World::step`] in a loop: it proves runs of quiet steps
+    /// at the same boundaries as `step` does, and takes each run in one `World::glide`,
+    /// which lands on exactly the state those steps would (for a disc without spin, one
+    /// closed-form advance from its `Anchor`, whatever the number of steps, with or
+    /// without spin).
+    pub fn run(&mut self) -> bool {
+        let max_steps = (self.physics.max_time / self.physics.dt).ceil() as u64;
+        while !self.is_over() && self.steps < max_steps {
+            if self.steps >= self.quiet_until {
+                self.prove_quiet();
+            }
+            if self.steps < self.quiet_until {
+                self.glide(self.quiet_until.min(max_steps) - self.steps);
+            } else {
+                self.eventful_step();
+            }
+        }
+        self.moving.is_empty()
     }
 
     /// Looks for a run of certainly quiet steps from now; records its end. First looks up
