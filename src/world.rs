@@ -10,7 +10,7 @@ use crate::error::InputError;
 use crate::limits::{Limit, MAX_DISCS};
 use crate::params::Physics;
 use crate::step::event::Event;
-use crate::step::state::{Anchor, Curve, GroupScratch, Motion, StepEvent};
+use crate::step::state::{GroupScratch, Motion, StepEvent};
 use glam::DVec2;
 
 pub use crate::validate::PLACEMENT_TOLERANCE;
@@ -121,20 +121,7 @@ impl World {
         };
         let id = self.discs.len();
         self.discs.push(disc);
-        let mut motion = Motion {
-            clearance: f64::NEG_INFINITY,
-            window: self.board.support_window(disc.radius),
-            spin_scale: crate::step::friction::spin_scale(&disc, &self.physics),
-            ..Motion::default()
-        };
-        crate::step::friction::sync(&disc, &mut motion);
-        motion.anchor = Anchor {
-            step: self.steps,
-            pos: disc.pos,
-            speed: motion.speed,
-            clearance: motion.clearance,
-            curve: Curve::Stale,
-        };
+        let motion = Motion::new(&disc, &self.board, &self.physics, self.steps);
         self.motion.push(motion);
         if disc.state == DiscState::Moving {
             self.moving.push(id); // ids grow, so `moving` stays sorted

@@ -26,18 +26,8 @@ use crate::disc::Disc;
 use crate::params::Physics;
 use crate::step::farkas::friction_table;
 use crate::step::spin_curve::spin_curves;
-use crate::step::state::{Anchor, Curve, Motion, OnCurve};
+use crate::step::state::{Curve, Motion, OnCurve};
 use glam::DVec2;
-
-/// Re-reads speed and direction from `disc.vel` after an impulse changed it.
-pub(crate) fn sync(disc: &Disc, m: &mut Motion) {
-    m.speed = disc.vel.length();
-    m.dir = if m.speed > 0.0 {
-        disc.vel / m.speed
-    } else {
-        DVec2::ZERO
-    };
-}
 
 /// Sets the decelerations of a moving disc for an interval of length `window`.
 #[inline]
@@ -100,12 +90,6 @@ pub(crate) fn slide_distance(speed: f64, m: &Motion, tau: f64) -> f64 {
     }
 }
 
-/// alpha per unit torque factor: `mu m g R / I` (= 2 mu g / R for a uniform disc).
-#[inline]
-pub(crate) fn spin_scale(disc: &Disc, physics: &Physics) -> f64 {
-    physics.slide_decel() * disc.mass * disc.radius / disc.inertia()
-}
-
 /// [`advance`] over a step known to be quiet (the disc neither stops sliding nor stops
 /// spinning within it): the same arithmetic without the stop tests.
 #[inline]
@@ -144,7 +128,7 @@ pub(crate) fn glide_spinning(disc: &mut Disc, m: &mut Motion, physics: &Physics,
 /// spins without sliding, else `Curve::Off`.
 #[inline]
 pub(crate) fn anchor_on_curve(disc: &Disc, m: &mut Motion, physics: &Physics, step: u64) {
-    anchor_at(disc, m, step);
+    m.set_anchor(disc, step);
     let a = physics.slide_decel();
     let u = disc.radius * disc.spin.abs();
     m.anchor.curve = if m.speed == 0.0 {
@@ -227,18 +211,6 @@ pub(crate) fn advance(disc: &mut Disc, m: &mut Motion, tau: f64) {
     }
 }
 
-/// Makes the disc's current state the start of its quiet run, at step boundary `step`.
-#[inline]
-pub(crate) fn anchor_at(disc: &Disc, m: &mut Motion, step: u64) {
-    m.anchor = Anchor {
-        step,
-        pos: disc.pos,
-        speed: m.speed,
-        clearance: m.clearance,
-        curve: Curve::Stale,
-    };
-}
-
 /// The state of a sliding disc without spin at the end of quiet step `step` (a boundary
 /// after its anchor's): one closed-form advance from the anchor by
 /// `T = (step - anchor.step) h` at the deceleration `m.decel` (`mu g`). Returns the speed
@@ -250,7 +222,7 @@ pub(crate) fn speed_after_glide(m: &Motion, step: u64, h: f64) -> f64 {
 }
 
 /// Sets a sliding disc without spin to its state at the end of quiet step `step` (see
-/// [`Anchor`]): the fixed-step result of the quiet run since its anchor.
+/// `Anchor`): the fixed-step result of the quiet run since its anchor.
 #[inline]
 pub(crate) fn glide_to(disc: &mut Disc, m: &mut Motion, step: u64, h: f64) {
     let a = m.anchor;
@@ -262,6 +234,7 @@ pub(crate) fn glide_to(disc: &mut Disc, m: &mut Motion, step: u64, h: f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Board;
 
     /// The per-step model (decelerations held at each step's predicted midpoint), which steps
     /// with events and the last steps before rest use, is second order in the step: over
@@ -276,12 +249,10 @@ mod tests {
         for (vel, spin) in [(DVec2::new(0.6, 0.8), 20.0), (DVec2::new(0.3, 0.0), -40.0)] {
             let start = Disc::at_rest(0, DVec2::ZERO, physics.disc_radius, physics.disc_mass)
                 .flicked(vel, spin);
-            let mut m0 = Motion {
+            let m0 = Motion {
                 clearance: 10.0,
-                spin_scale: spin_scale(&start, &physics),
-                ..Motion::default()
+                ..Motion::new(&start, &Board::tournament(), &physics, 0)
             };
-            sync(&start, &mut m0);
             let curve = spin_curves()
                 .locate(m0.speed, start.radius * spin.abs(), a)
                 .unwrap();

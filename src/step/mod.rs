@@ -44,9 +44,8 @@ use crate::disc::{DiscId, DiscState};
 use crate::limits::{Limit, MAX_EVENTS_PER_SHOT};
 use crate::step::event::{Event, EventKind};
 use crate::step::friction::{
-    advance, advance_quiet, anchor_at, anchor_on_curve, glide_in_place, glide_on_curve,
-    glide_spinning, glide_to, set_decel, slide_distance, slide_stop_time, speed_after_glide,
-    spin_stop_time, sync,
+    advance, advance_quiet, anchor_on_curve, glide_in_place, glide_on_curve, glide_spinning,
+    glide_to, set_decel, slide_distance, slide_stop_time, speed_after_glide, spin_stop_time,
 };
 use crate::step::state::Curve;
 use crate::world::World;
@@ -87,7 +86,7 @@ fn offer(best: &mut Option<Next>, bound: &mut f64, t: f64, ev: StepEvent, touchi
 impl World {
     /// Advances the world by one fixed step of `physics.dt` (stages in the module doc).
     ///
-    /// A step inside a run that [`World::quiet_steps_ahead`] proved quiet is taken by
+    /// A step inside a run that `World::quiet_steps_ahead` proved quiet is taken by
     /// `glide`. The proof is made at the same boundaries whether the world is stepped by
     /// hand or by [`World::run`] (whenever the last one has run out), so both take the same
     /// path through every step and land on the same bits.
@@ -173,7 +172,7 @@ impl World {
         self.steps += 1;
         for k in 0..self.moving.len() {
             let i = self.moving[k];
-            anchor_at(&self.discs[i], &mut self.motion[i], self.steps);
+            self.motion[i].set_anchor(&self.discs[i], self.steps);
         }
     }
 
@@ -246,7 +245,7 @@ impl World {
                 glide_to(d, m, end, h);
             } else {
                 advance_quiet(d, m, h);
-                anchor_at(d, m, end);
+                m.set_anchor(d, end);
             }
         }
         true
@@ -347,7 +346,7 @@ impl World {
                 glide_in_place(d, m, w0, end, h);
             } else {
                 glide_spinning(d, m, &self.physics, h, n);
-                anchor_at(d, m, end);
+                m.set_anchor(d, end);
             }
         }
         self.steps = end;
@@ -583,7 +582,7 @@ impl World {
             self.moving.insert(at, i);
             self.motion[i].clearance = f64::NEG_INFINITY;
         }
-        sync(&self.discs[i], &mut self.motion[i]);
+        self.motion[i].sync(&self.discs[i]);
         set_decel(&self.discs[i], &mut self.motion[i], &self.physics, rem);
         // The clearance is measured along the path, which the impulse turned.
         self.motion[i].clearance = f64::NEG_INFINITY;
