@@ -16,11 +16,12 @@
 //!   stop time `3 R w0 / (4 mu g)` whatever the step.
 //! - Both: F and T depend on `eps = v / (R w)` (`farkas.rs`). Through a run of quiet steps
 //!   the disc follows the exact solution of these equations along its master curve
-//!   ([`glide_on_curve`], `spin_curve.rs`), one lookup whatever the run's length. Within a
-//!   step with events, and in the last steps before it rests, F and T are held over the
-//!   interval at their values at its midpoint, predicted with the start values (second
-//!   order in the step, tested below). When the slide stops inside an interval, the spin
-//!   stops with it: Farkas et al. show both stop at the same instant, with `eps -> 0.653`.
+//!   ([`slide_and_spin_from_anchor`], `spin_curve.rs`), one lookup whatever the run's
+//!   length. Within a step with events, and in the last steps before it rests, F and T are
+//!   held over the interval at their values at its midpoint, predicted with the start
+//!   values (second order in the step, tested below). When the slide stops inside an
+//!   interval, the spin stops with it: Farkas et al. show both stop at the same instant,
+//!   with `eps -> 0.653`.
 
 use crate::disc::Disc;
 use crate::params::Physics;
@@ -90,10 +91,10 @@ pub(crate) fn slide_distance(speed: f64, m: &Motion, tau: f64) -> f64 {
     }
 }
 
-/// [`advance`] over a step known to be quiet (the disc neither stops sliding nor stops
-/// spinning within it): the same arithmetic without the stop tests.
+/// [`advance_or_stop`] over a step known to be quiet (the disc neither stops sliding nor
+/// stops spinning within it): the same arithmetic without the stop tests.
 #[inline]
-pub(crate) fn advance_quiet(disc: &mut Disc, m: &mut Motion, tau: f64) {
+pub(crate) fn advance_before_stop(disc: &mut Disc, m: &mut Motion, tau: f64) {
     let v = m.speed;
     if v > 0.0 {
         let s = tau * (v - 0.5 * m.decel * tau);
@@ -112,13 +113,13 @@ pub(crate) fn advance_quiet(disc: &mut Disc, m: &mut Motion, tau: f64) {
 
 /// `n` quiet steps of length `h` of a spinning disc that is not on the master curves
 /// (`Curve::Off`: a ratio the tables leave out, or no board friction): rounds of
-/// [`set_decel`] and [`advance_quiet`]. The caller guarantees the steps are quiet: neither
-/// the slide nor the spin ends within them (`World::quiet_steps_ahead`).
-pub(crate) fn glide_spinning(disc: &mut Disc, m: &mut Motion, physics: &Physics, h: f64, n: u64) {
+/// [`set_decel`] and [`advance_before_stop`]. The caller guarantees the steps are quiet:
+/// neither the slide nor the spin ends within them (`World::quiet_steps_ahead`).
+pub(crate) fn step_by_step(disc: &mut Disc, m: &mut Motion, physics: &Physics, h: f64, n: u64) {
     debug_assert!(disc.spin != 0.0);
     for _ in 0..n {
         set_decel(disc, m, physics, h);
-        advance_quiet(disc, m, h);
+        advance_before_stop(disc, m, h);
     }
 }
 
@@ -127,7 +128,7 @@ pub(crate) fn glide_spinning(disc: &mut Disc, m: &mut Motion, physics: &Physics,
 /// spins at a ratio the tables cover and the board has friction, `Curve::InPlace` when it
 /// spins without sliding, else `Curve::Off`.
 #[inline]
-pub(crate) fn anchor_on_curve(disc: &Disc, m: &mut Motion, physics: &Physics, step: u64) {
+pub(crate) fn set_anchor_on_curve(disc: &Disc, m: &mut Motion, physics: &Physics, step: u64) {
     m.set_anchor(disc, step);
     let a = physics.slide_decel();
     let u = disc.radius * disc.spin.abs();
@@ -147,9 +148,9 @@ pub(crate) fn anchor_on_curve(disc: &Disc, m: &mut Motion, physics: &Physics, st
 /// quiet step `step`: the spin's magnitude less `(2/3) spin_scale T`, `T = (step -
 /// anchor.step) h` (the pure-spin factor `T(0) = 2/3` is exact, so in exact arithmetic
 /// this is the result of the single steps). The decelerations are left as they were, as
-/// in [`glide_on_curve`].
+/// in [`slide_and_spin_from_anchor`].
 #[inline]
-pub(crate) fn glide_in_place(disc: &mut Disc, m: &Motion, w0: f64, step: u64, h: f64) {
+pub(crate) fn spin_in_place_from_anchor(disc: &mut Disc, m: &Motion, w0: f64, step: u64, h: f64) {
     let t = (step - m.anchor.step) as f64 * h;
     let dw = m.spin_scale * (2.0 / 3.0) * t;
     disc.spin = if w0 > 0.0 { w0 - dw } else { w0 + dw };
@@ -160,10 +161,16 @@ pub(crate) fn glide_in_place(disc: &mut Disc, m: &Motion, w0: f64, step: u64, h:
 /// curve from the anchor by `T = (step - anchor.step) h` (`step/spin_curve.rs`). The
 /// decelerations are left as they were; the next step that needs them sets them.
 #[inline]
-pub(crate) fn glide_on_curve(disc: &mut Disc, m: &mut Motion, c: &OnCurve, step: u64, h: f64) {
+pub(crate) fn slide_and_spin_from_anchor(
+    disc: &mut Disc,
+    m: &mut Motion,
+    c: &OnCurve,
+    step: u64,
+    h: f64,
+) {
     let t = (step - m.anchor.step) as f64 * h;
     let (v, u, slid) = spin_curves().after(c, t);
-    along_path(disc, m, slid, v);
+    place_along_path(disc, m, slid, v);
     let w = u / disc.radius;
     disc.spin = if disc.spin < 0.0 { -w } else { w };
 }
@@ -171,7 +178,7 @@ pub(crate) fn glide_on_curve(disc: &mut Disc, m: &mut Motion, c: &OnCurve, step:
 /// Puts a disc `slid` metres along its path from its anchor, moving at `speed`, with the
 /// clearance that travel leaves: the end of a closed-form quiet run.
 #[inline]
-fn along_path(disc: &mut Disc, m: &mut Motion, slid: f64, speed: f64) {
+fn place_along_path(disc: &mut Disc, m: &mut Motion, slid: f64, speed: f64) {
     disc.pos = m.anchor.pos + m.dir * slid;
     m.speed = speed;
     disc.vel = m.dir * speed;
@@ -180,7 +187,7 @@ fn along_path(disc: &mut Disc, m: &mut Motion, slid: f64, speed: f64) {
 
 /// Advances a moving disc by `tau` in closed form and uses up its clearance.
 #[inline]
-pub(crate) fn advance(disc: &mut Disc, m: &mut Motion, tau: f64) {
+pub(crate) fn advance_or_stop(disc: &mut Disc, m: &mut Motion, tau: f64) {
     let v = m.speed;
     if v > 0.0 {
         let t_v = slide_stop_time(v, m);
@@ -216,7 +223,7 @@ pub(crate) fn advance(disc: &mut Disc, m: &mut Motion, tau: f64) {
 /// `T = (step - anchor.step) h` at the deceleration `m.decel` (`mu g`). Returns the speed
 /// there without storing anything, so a caller can check it first.
 #[inline]
-pub(crate) fn speed_after_glide(m: &Motion, step: u64, h: f64) -> f64 {
+pub(crate) fn slide_speed_from_anchor(m: &Motion, step: u64, h: f64) -> f64 {
     let t = (step - m.anchor.step) as f64 * h;
     m.anchor.speed - m.decel * t
 }
@@ -224,11 +231,11 @@ pub(crate) fn speed_after_glide(m: &Motion, step: u64, h: f64) -> f64 {
 /// Sets a sliding disc without spin to its state at the end of quiet step `step` (see
 /// `Anchor`): the fixed-step result of the quiet run since its anchor.
 #[inline]
-pub(crate) fn glide_to(disc: &mut Disc, m: &mut Motion, step: u64, h: f64) {
+pub(crate) fn slide_from_anchor(disc: &mut Disc, m: &mut Motion, step: u64, h: f64) {
     let a = m.anchor;
     let t = (step - a.step) as f64 * h;
     let s = t * (a.speed - 0.5 * m.decel * t);
-    along_path(disc, m, s, a.speed - m.decel * t);
+    place_along_path(disc, m, s, a.speed - m.decel * t);
 }
 
 #[cfg(test)]
@@ -263,7 +270,7 @@ mod tests {
                     let (mut d, mut m) = (start, m0);
                     for _ in 0..(0.192 / h).round() as u64 {
                         set_decel(&d, &mut m, &physics, h);
-                        advance_quiet(&mut d, &mut m, h);
+                        advance_before_stop(&mut d, &mut m, h);
                     }
                     ((m.speed - v_exact) / v_exact)
                         .abs()

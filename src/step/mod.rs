@@ -44,8 +44,9 @@ use crate::disc::{DiscId, DiscState};
 use crate::limits::{Limit, MAX_EVENTS_PER_SHOT};
 use crate::step::event::{Event, EventKind};
 use crate::step::friction::{
-    advance, advance_quiet, anchor_on_curve, glide_in_place, glide_on_curve, glide_spinning,
-    glide_to, set_decel, slide_distance, slide_stop_time, speed_after_glide, spin_stop_time,
+    advance_before_stop, advance_or_stop, set_anchor_on_curve, set_decel,
+    slide_and_spin_from_anchor, slide_distance, slide_from_anchor, slide_speed_from_anchor,
+    slide_stop_time, spin_in_place_from_anchor, spin_stop_time, step_by_step,
 };
 use crate::step::state::Curve;
 use crate::world::World;
@@ -150,7 +151,7 @@ impl World {
             let i = self.moving[k];
             let (d, m) = (&self.discs[i], &mut self.motion[i]);
             if d.spin != 0.0 && m.anchor.curve == Curve::Stale {
-                anchor_on_curve(d, m, &self.physics, self.steps);
+                set_anchor_on_curve(d, m, &self.physics, self.steps);
             }
         }
         let (k, ending) = self.quiet_steps_ahead(QUIET_RUN_LIMIT);
@@ -223,7 +224,7 @@ impl World {
             quiet &= (v == 0.0 || m.decel * h < v)
                 && (d.spin == 0.0 || m.spin_decel * h < d.spin.abs())
                 && (v == 0.0 || m.clearance > reach + CONTACT_SKIN)
-                && (d.spin != 0.0 || speed_after_glide(m, self.steps + 1, h) > 0.0);
+                && (d.spin != 0.0 || slide_speed_from_anchor(m, self.steps + 1, h) > 0.0);
         }
         if !quiet {
             return false;
@@ -242,9 +243,9 @@ impl World {
             let i = self.moving[k];
             let (d, m) = (&mut self.discs[i], &mut self.motion[i]);
             if d.spin == 0.0 {
-                glide_to(d, m, end, h);
+                slide_from_anchor(d, m, end, h);
             } else {
-                advance_quiet(d, m, h);
+                advance_before_stop(d, m, h);
                 m.set_anchor(d, end);
             }
         }
@@ -339,13 +340,13 @@ impl World {
             let (d, m) = (&mut self.discs[i], &mut self.motion[i]);
             if d.spin == 0.0 {
                 set_decel(d, m, &self.physics, h);
-                glide_to(d, m, end, h);
+                slide_from_anchor(d, m, end, h);
             } else if let Curve::On(c) = m.anchor.curve {
-                glide_on_curve(d, m, &c, end, h);
+                slide_and_spin_from_anchor(d, m, &c, end, h);
             } else if let Curve::InPlace(w0) = m.anchor.curve {
-                glide_in_place(d, m, w0, end, h);
+                spin_in_place_from_anchor(d, m, w0, end, h);
             } else {
-                glide_spinning(d, m, &self.physics, h, n);
+                step_by_step(d, m, &self.physics, h, n);
                 m.set_anchor(d, end);
             }
         }
@@ -358,7 +359,7 @@ impl World {
             return;
         }
         for &i in &self.moving {
-            advance(&mut self.discs[i], &mut self.motion[i], tau);
+            advance_or_stop(&mut self.discs[i], &mut self.motion[i], tau);
         }
     }
 
