@@ -22,6 +22,15 @@
 //!   values (second order in the step, tested below). When the slide stops inside an
 //!   interval, the spin stops with it: Farkas et al. show both stop at the same instant,
 //!   with `eps -> 0.653`.
+//!
+//! The functions that move a disc come in two kinds, and their names say which. By a time
+//! `tau` from where the disc is now, at the decelerations [`set_decel`] holds over the
+//! interval: [`advance_or_stop`] in a step with events, [`advance_before_stop`] in a step
+//! known to be quiet, [`step_by_step`] for a run of `n` such steps. And from the disc's
+//! anchor (`state::Anchor`) to the end of a later quiet step, one closed form whatever the
+//! run's length, one function per kind of motion: [`slide_from_anchor`] without spin,
+//! [`slide_and_spin_from_anchor`] along the master curve, [`spin_in_place_from_anchor`]
+//! ([`slide_speed_from_anchor`] reads a slide's speed there without moving the disc).
 
 use crate::disc::Disc;
 use crate::params::Physics;
@@ -91,18 +100,60 @@ pub(crate) fn slide_distance(speed: f64, m: &Motion, tau: f64) -> f64 {
     }
 }
 
-/// [`advance_or_stop`] over a step known to be quiet (the disc neither stops sliding nor
-/// stops spinning within it): the same arithmetic without the stop tests.
+/// Advances a moving disc by `tau` from its current state at the held decelerations; a
+/// slide or spin that ends within `tau` ends exactly there (the disc stops where it would,
+/// no overshoot). Uses up the clearance by the distance slid.
 #[inline]
-pub(crate) fn advance_before_stop(disc: &mut Disc, m: &mut Motion, tau: f64) {
+pub(crate) fn advance_or_stop(disc: &mut Disc, m: &mut Motion, tau: f64) {
     let v = m.speed;
     if v > 0.0 {
-        let s = tau * (v - 0.5 * m.decel * tau);
-        disc.pos += m.dir * s;
-        m.speed = v - m.decel * tau;
-        disc.vel = m.dir * m.speed;
-        m.clearance -= s;
+        let t_v = slide_stop_time(v, m);
+        if tau >= t_v {
+            // Stops inside the interval: exactly d = v^2 / (2 a), no overshoot.
+            let s = 0.5 * v * t_v;
+            disc.pos += m.dir * s;
+            disc.vel = DVec2::ZERO;
+            m.speed = 0.0;
+            m.clearance -= s;
+        } else {
+            slide_for(disc, m, tau);
+        }
     }
+    if disc.spin != 0.0 {
+        if m.spin_decel * tau >= disc.spin.abs() {
+            disc.spin = 0.0;
+        } else {
+            spin_down_for(disc, m, tau);
+        }
+    }
+}
+
+/// [`advance_or_stop`] over a `tau` known to end before the slide and the spin do (a
+/// quiet step): the same arithmetic without the stop tests.
+#[inline]
+pub(crate) fn advance_before_stop(disc: &mut Disc, m: &mut Motion, tau: f64) {
+    if m.speed > 0.0 {
+        slide_for(disc, m, tau);
+    }
+    spin_down_for(disc, m, tau);
+}
+
+/// Slides a disc for `tau` from its current state at the held deceleration (the slide does
+/// not end within `tau`), using up its clearance.
+#[inline]
+fn slide_for(disc: &mut Disc, m: &mut Motion, tau: f64) {
+    let v = m.speed;
+    let s = tau * (v - 0.5 * m.decel * tau);
+    disc.pos += m.dir * s;
+    m.speed = v - m.decel * tau;
+    disc.vel = m.dir * m.speed;
+    m.clearance -= s;
+}
+
+/// Slows a disc's spin for `tau` at the held angular deceleration (the spin does not end
+/// within `tau`).
+#[inline]
+fn spin_down_for(disc: &mut Disc, m: &Motion, tau: f64) {
     let dw = m.spin_decel * tau;
     if disc.spin > 0.0 {
         disc.spin -= dw;
@@ -111,9 +162,9 @@ pub(crate) fn advance_before_stop(disc: &mut Disc, m: &mut Motion, tau: f64) {
     }
 }
 
-/// `n` quiet steps of length `h` of a spinning disc that is not on the master curves
-/// (`Curve::Off`: a ratio the tables leave out, or no board friction): rounds of
-/// [`set_decel`] and [`advance_before_stop`]. The caller guarantees the steps are quiet:
+/// `n` quiet steps of length `h`, one at a time, of a spinning disc that is not on the
+/// master curves (`Curve::Off`: a ratio the tables leave out, or no board friction): rounds
+/// of [`set_decel`] and [`advance_before_stop`]. The caller guarantees the steps are quiet:
 /// neither the slide nor the spin ends within them (`World::quiet_steps_ahead`).
 pub(crate) fn step_by_step(disc: &mut Disc, m: &mut Motion, physics: &Physics, h: f64, n: u64) {
     debug_assert!(disc.spin != 0.0);
@@ -123,10 +174,10 @@ pub(crate) fn step_by_step(disc: &mut Disc, m: &mut Motion, physics: &Physics, h
     }
 }
 
-/// Looks up a spinning disc's place on its master curve and makes its current state the
-/// anchor of its quiet runs (at step boundary `step`): `Curve::On` when it slides and
-/// spins at a ratio the tables cover and the board has friction, `Curve::InPlace` when it
-/// spins without sliding, else `Curve::Off`.
+/// Makes a spinning disc's current state the anchor of its quiet runs (at step boundary
+/// `step`, as [`Motion::set_anchor`]) and looks up its place on its master curve:
+/// `Curve::On` when it slides and spins at a ratio the tables cover and the board has
+/// friction, `Curve::InPlace` when it spins without sliding, else `Curve::Off`.
 #[inline]
 pub(crate) fn set_anchor_on_curve(disc: &Disc, m: &mut Motion, physics: &Physics, step: u64) {
     m.set_anchor(disc, step);
@@ -144,21 +195,35 @@ pub(crate) fn set_anchor_on_curve(disc: &Disc, m: &mut Motion, physics: &Physics
     };
 }
 
-/// Sets a disc spinning in place with spin `w0` at its anchor to its state at the end of
-/// quiet step `step`: the spin's magnitude less `(2/3) spin_scale T`, `T = (step -
-/// anchor.step) h` (the pure-spin factor `T(0) = 2/3` is exact, so in exact arithmetic
-/// this is the result of the single steps). The decelerations are left as they were, as
-/// in [`slide_and_spin_from_anchor`].
+/// Time from a disc's anchor to the end of quiet step `step` (a later boundary), s.
 #[inline]
-pub(crate) fn spin_in_place_from_anchor(disc: &mut Disc, m: &Motion, w0: f64, step: u64, h: f64) {
-    let t = (step - m.anchor.step) as f64 * h;
-    let dw = m.spin_scale * (2.0 / 3.0) * t;
-    disc.spin = if w0 > 0.0 { w0 - dw } else { w0 + dw };
+fn since_anchor(m: &Motion, step: u64, h: f64) -> f64 {
+    (step - m.anchor.step) as f64 * h
+}
+
+/// The speed of a sliding disc without spin at the end of quiet step `step`, one
+/// closed-form advance from its anchor at the deceleration `m.decel` (`mu g`). Returns it
+/// and writes nothing, so a caller can check it first.
+#[inline]
+pub(crate) fn slide_speed_from_anchor(m: &Motion, step: u64, h: f64) -> f64 {
+    let t = since_anchor(m, step, h);
+    m.anchor.speed - m.decel * t
+}
+
+/// Sets a sliding disc without spin to its state at the end of quiet step `step`: one
+/// closed-form advance from its anchor by `T = (step - anchor.step) h` at the deceleration
+/// `m.decel` (`mu g`), the fixed-step result of the quiet run since the anchor (see
+/// `Anchor`).
+#[inline]
+pub(crate) fn slide_from_anchor(disc: &mut Disc, m: &mut Motion, step: u64, h: f64) {
+    let (t, v0) = (since_anchor(m, step, h), m.anchor.speed);
+    let slid = t * (v0 - 0.5 * m.decel * t);
+    place_along_path(disc, m, slid, slide_speed_from_anchor(m, step, h));
 }
 
 /// Sets a disc that slides and spins to its state at the end of quiet step `step` (a
 /// boundary after its anchor's, before the end of its life): one advance along its master
-/// curve from the anchor by `T = (step - anchor.step) h` (`step/spin_curve.rs`). The
+/// curve `c` from the anchor by `T = (step - anchor.step) h` (`step/spin_curve.rs`). The
 /// decelerations are left as they were; the next step that needs them sets them.
 #[inline]
 pub(crate) fn slide_and_spin_from_anchor(
@@ -168,11 +233,21 @@ pub(crate) fn slide_and_spin_from_anchor(
     step: u64,
     h: f64,
 ) {
-    let t = (step - m.anchor.step) as f64 * h;
-    let (v, u, slid) = spin_curves().after(c, t);
+    let (v, u, slid) = spin_curves().after(c, since_anchor(m, step, h));
     place_along_path(disc, m, slid, v);
     let w = u / disc.radius;
     disc.spin = if disc.spin < 0.0 { -w } else { w };
+}
+
+/// Sets a disc spinning in place with spin `w0` at its anchor to its state at the end of
+/// quiet step `step`: the spin's magnitude less `(2/3) spin_scale T`, `T = (step -
+/// anchor.step) h` (the pure-spin factor `T(0) = 2/3` is exact, so in exact arithmetic
+/// this is the result of the single steps). The decelerations are left as they were, as
+/// in [`slide_and_spin_from_anchor`].
+#[inline]
+pub(crate) fn spin_in_place_from_anchor(disc: &mut Disc, m: &Motion, w0: f64, step: u64, h: f64) {
+    let dw = m.spin_scale * (2.0 / 3.0) * since_anchor(m, step, h);
+    disc.spin = if w0 > 0.0 { w0 - dw } else { w0 + dw };
 }
 
 /// Puts a disc `slid` metres along its path from its anchor, moving at `speed`, with the
@@ -183,59 +258,6 @@ fn place_along_path(disc: &mut Disc, m: &mut Motion, slid: f64, speed: f64) {
     m.speed = speed;
     disc.vel = m.dir * speed;
     m.clearance = m.anchor.clearance - slid;
-}
-
-/// Advances a moving disc by `tau` in closed form and uses up its clearance.
-#[inline]
-pub(crate) fn advance_or_stop(disc: &mut Disc, m: &mut Motion, tau: f64) {
-    let v = m.speed;
-    if v > 0.0 {
-        let t_v = slide_stop_time(v, m);
-        if tau >= t_v {
-            // Stops inside the interval: exactly d = v^2 / (2 a), no overshoot.
-            let s = 0.5 * v * t_v;
-            disc.pos += m.dir * s;
-            disc.vel = DVec2::ZERO;
-            m.speed = 0.0;
-            m.clearance -= s;
-        } else {
-            let s = tau * (v - 0.5 * m.decel * tau);
-            disc.pos += m.dir * s;
-            m.speed = v - m.decel * tau;
-            disc.vel = m.dir * m.speed;
-            m.clearance -= s;
-        }
-    }
-    if disc.spin != 0.0 {
-        let dw = m.spin_decel * tau;
-        if dw >= disc.spin.abs() {
-            disc.spin = 0.0;
-        } else if disc.spin > 0.0 {
-            disc.spin -= dw;
-        } else {
-            disc.spin += dw;
-        }
-    }
-}
-
-/// The state of a sliding disc without spin at the end of quiet step `step` (a boundary
-/// after its anchor's): one closed-form advance from the anchor by
-/// `T = (step - anchor.step) h` at the deceleration `m.decel` (`mu g`). Returns the speed
-/// there without storing anything, so a caller can check it first.
-#[inline]
-pub(crate) fn slide_speed_from_anchor(m: &Motion, step: u64, h: f64) -> f64 {
-    let t = (step - m.anchor.step) as f64 * h;
-    m.anchor.speed - m.decel * t
-}
-
-/// Sets a sliding disc without spin to its state at the end of quiet step `step` (see
-/// `Anchor`): the fixed-step result of the quiet run since its anchor.
-#[inline]
-pub(crate) fn slide_from_anchor(disc: &mut Disc, m: &mut Motion, step: u64, h: f64) {
-    let a = m.anchor;
-    let t = (step - a.step) as f64 * h;
-    let s = t * (a.speed - 0.5 * m.decel * t);
-    place_along_path(disc, m, s, a.speed - m.decel * t);
 }
 
 #[cfg(test)]
