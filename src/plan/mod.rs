@@ -240,7 +240,8 @@ pub struct Suggestion {
     pub value: Estimate,
     /// The change in score difference's mean and 95 % interval (whatever the objective).
     pub score_change: Estimate,
-    /// The shot disc's fates ([`ShotClass::ALL`] order) with Wilson intervals.
+    /// The shot disc's fates ([`ShotClass::ALL`](crate::montecarlo::ShotClass::ALL) order) with
+    /// Wilson intervals.
     pub fates: [Proportion; 7],
     /// Probability that the shot hits an opponent disc.
     pub hit_opponent: Proportion,
