@@ -1,6 +1,8 @@
 //! The world: a board, the physical parameters, the discs, the clock and the event log.
-//! `World::step` (in `step/mod.rs`) advances it by one fixed step; `run` steps it until
-//! every disc rests or `max_time` passes.
+//! This file holds the data and its construction (`new`, `add_disc`) and answers
+//! questions about it; what moves the world is in `step/`: `World::step` advances it by
+//! one fixed step, `World::run` steps it until every disc rests or `max_time` passes
+//! (both in `step/mod.rs`).
 
 use crate::board::Board;
 use crate::disc::{Disc, DiscId, DiscState};
@@ -8,7 +10,7 @@ use crate::error::InputError;
 use crate::limits::{Limit, MAX_DISCS};
 use crate::params::Physics;
 use crate::step::event::Event;
-use crate::step::state::{Anchor, Curve, GroupScratch, Motion, StepEvent};
+use crate::step::state::{GroupScratch, Motion, StepEvent};
 use glam::DVec2;
 
 pub use crate::validate::PLACEMENT_TOLERANCE;
@@ -119,20 +121,7 @@ impl World {
         };
         let id = self.discs.len();
         self.discs.push(disc);
-        let mut motion = Motion {
-            clearance: f64::NEG_INFINITY,
-            window: self.board.support_window(disc.radius),
-            spin_scale: crate::step::friction::spin_scale(&disc, &self.physics),
-            ..Motion::default()
-        };
-        crate::step::friction::sync(&disc, &mut motion);
-        motion.anchor = Anchor {
-            step: self.steps,
-            pos: disc.pos,
-            speed: motion.speed,
-            clearance: motion.clearance,
-            curve: Curve::Stale,
-        };
+        let motion = Motion::new(&disc, &self.board, &self.physics, self.steps);
         self.motion.push(motion);
         if disc.state == DiscState::Moving {
             self.moving.push(id); // ids grow, so `moving` stays sorted
@@ -202,29 +191,5 @@ impl World {
     /// Whether the shot is over: every disc rests, or a work bound stopped it.
     pub fn is_over(&self) -> bool {
         self.moving.is_empty() || self.stopped_by.is_some()
-    }
-
-    /// Steps until every disc rests, the clock reaches `max_time` or a work bound
-    /// ([`World::stopped_by`]) ends the shot. Returns `true` if everything came to rest,
-    /// `false` if the shot was cut off.
-    ///
-    /// Bit-identical to calling [`World::step`] in a loop: it proves runs of quiet steps
-    /// at the same boundaries as `step` does, and takes each run in one `World::glide`,
-    /// which lands on exactly the state those steps would (for a disc without spin, one
-    /// closed-form advance from its [`Anchor`], whatever the number of steps, with or
-    /// without spin).
-    pub fn run(&mut self) -> bool {
-        let max_steps = (self.physics.max_time / self.physics.dt).ceil() as u64;
-        while !self.is_over() && self.steps < max_steps {
-            if self.steps >= self.quiet_until {
-                self.prove_quiet();
-            }
-            if self.steps < self.quiet_until {
-                self.glide(self.quiet_until.min(max_steps) - self.steps);
-            } else {
-                self.eventful_step();
-            }
-        }
-        self.moving.is_empty()
     }
 }

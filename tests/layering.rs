@@ -1,17 +1,11 @@
 //! The layering check of ARCHITECTURE.md: every file of `src/` belongs to one layer, and
-//! may import only from its own layer or a lower one; no two files import each other,
+//! may import only from its own layer or a lower one (and inside a layer whose modules are
+//! ordered, only from its own module or an earlier one); no two files import each other,
 //! directly or through others; serde appears only in the JSON layer and above.
 //!
-//! The layers, lowest first (the same table as ARCHITECTURE.md, "Layers"):
-//!
-//! | layer | files |
-//! |---|---|
-//! | 0 core | `board`, `disc`, `params`, `world`, `step/`, `shot`, `batch`, `trace`, `validate`, `error`, `limits`, `scenes` |
-//! | 1 table | `rules/` (seats, teams, quadrants, placement, verdicts, scoring, the game) |
-//! | 2 model | `detmath`, `situation`, `noise`, `stats`, `montecarlo/`, `plan/`, `play/` |
-//! | 3 json | `io/` (every JSON reader and writer), `render/` |
-//! | 4 serve | `serve/` (the web server and its page) |
-//! | 5 cli | `lib.rs` (the public facade), `bin/` |
+//! The layers are the table [`LAYERS`], lowest first, one row per layer, the same table as
+//! ARCHITECTURE.md's "Layers". Every module the table names must exist, so it cannot go
+//! stale, and every file must be in it.
 //!
 //! An import is any `crate::`, `super::`, `self::` path, or a path that starts with a child
 //! module's name (in code and in string literals such as serde's `with = "..."`, not in
@@ -25,39 +19,98 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-/// Layer names, lowest first.
-const LAYER_NAMES: [&str; 6] = ["core", "table", "model", "json", "serve", "cli"];
-/// Index in [`LAYER_NAMES`] of the JSON layer: serde may appear from there up.
-const JSON_LAYER: usize = 3;
+/// A layer table: a row per layer, its name and its groups of modules ([`LAYERS`]).
+type Table = [(&'static str, &'static [&'static [&'static str]])];
 
-/// The first segment of a module path (or the file under `src/`) and its layer.
-const LAYER_OF: &[(&str, usize)] = &[
-    ("board", 0),
-    ("disc", 0),
-    ("params", 0),
-    ("world", 0),
-    ("step", 0),
-    ("shot", 0),
-    ("batch", 0),
-    ("trace", 0),
-    ("validate", 0),
-    ("error", 0),
-    ("limits", 0),
-    ("scenes", 0),
-    ("rules", 1),
-    ("detmath", 2),
-    ("situation", 2),
-    ("noise", 2),
-    ("stats", 2),
-    ("montecarlo", 2),
-    ("plan", 2),
-    ("play", 2),
-    ("io", 3),
-    ("jobs", 3),
-    ("render", 3),
-    ("serve", 4),
-    ("bin", 5),
+/// The layers, lowest first: a row per layer, its name and its modules. A module is the
+/// first segment of a module path: the file `src/x.rs` or the folder `src/x/` (`lib` is
+/// `src/lib.rs`, the public facade). A file may import from its own layer and the layers
+/// below. A layer whose modules come in more than one group is ordered inside too: a
+/// module may use its own group and earlier ones, never a later one (the model layer:
+/// `montecarlo`, then `plan`, then `play`).
+///
+/// A new layer is a new row in its place (the indices and the messages follow the rows); a
+/// module that moves or goes away must leave the table too (`src_respects_the_layers`
+/// fails on a module that does not exist).
+const LAYERS: &Table = &[
+    (
+        "core",
+        &[&[
+            "board", "disc", "params", "world", "step", "shot", "batch", "trace", "validate",
+            "error", "limits", "scenes",
+        ]],
+    ),
+    ("table", &[&["rules"]]),
+    ("model", &[&["montecarlo"], &["plan"], &["play"]]),
+    ("json", &[&["io", "render"]]),
+    ("jobs", &[&["jobs"]]),
+    ("serve", &[&["serve"]]),
+    ("cli", &[&["bin", "lib"]]),
 ];
+
+/// The lowest layer in which serde may appear (it and every layer above).
+const SERDE_FROM: &str = "json";
+
+/// Where a module sits in [`LAYERS`]: its layer (index), its group inside the layer, and
+/// its name.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Place {
+    layer: usize,
+    group: usize,
+    module: &'static str,
+}
+
+impl Place {
+    fn layer_name(self) -> &'static str {
+        LAYERS[self.layer].0
+    }
+}
+
+/// The place of a module named by the first segment of its path.
+fn place_of_module(first: &str) -> Option<Place> {
+    LAYERS.iter().enumerate().find_map(|(layer, (_, groups))| {
+        groups.iter().enumerate().find_map(|(group, modules)| {
+            modules.iter().find(|&&m| m == first).map(|&module| Place {
+                layer,
+                group,
+                module,
+            })
+        })
+    })
+}
+
+/// The index of the layer called `name`.
+fn layer_index(name: &str) -> usize {
+    LAYERS
+        .iter()
+        .position(|(n, _)| *n == name)
+        .expect("a layer of LAYERS")
+}
+
+/// The problems of a layer table (the real one is [`LAYERS`]), given the paths of the files
+/// under `src/`: a module that no file is (`src/x.rs`) or is under (`src/x/`), and a
+/// module listed twice.
+fn table_problems(layers: &Table, paths: &[&str]) -> Vec<String> {
+    let mut out = vec![];
+    let mut seen = BTreeSet::new();
+    for (layer, groups) in layers {
+        for &module in groups.iter().copied().flatten() {
+            if !seen.insert(module) {
+                out.push(format!(
+                    "tests/layering.rs: LAYERS lists `{module}` more than once"
+                ));
+            }
+            let (file, dir) = (format!("src/{module}.rs"), format!("src/{module}/"));
+            if !paths.iter().any(|p| *p == file || p.starts_with(&dir)) {
+                out.push(format!(
+                    "tests/layering.rs: LAYERS lists `{module}` (layer {layer}), but neither \
+                     {file} nor {dir} exists: drop it or move it to where it went"
+                ));
+            }
+        }
+    }
+    out
+}
 
 /// One source file: its path (`src/...`), module path and text.
 struct File {
@@ -88,12 +141,9 @@ fn module_of(path: &str) -> Vec<String> {
     parts
 }
 
-/// The layer of a file, by the first segment of its module path; `lib.rs` is the facade.
-fn layer_of(file: &File) -> Option<usize> {
-    match file.module.first() {
-        None => Some(LAYER_NAMES.len() - 1),
-        Some(first) => LAYER_OF.iter().find(|(m, _)| m == first).map(|&(_, l)| l),
-    }
+/// The place of a file, by the first segment of its module path (`lib` for `lib.rs`).
+fn place_of(file: &File) -> Option<Place> {
+    place_of_module(file.module.first().map_or("lib", String::as_str))
 }
 
 /// The text with every comment blanked out (newlines kept, so line numbers hold). String
@@ -476,9 +526,9 @@ impl Crate {
         let mut out = vec![];
         let mut edges: BTreeMap<usize, BTreeSet<usize>> = BTreeMap::new();
         for (i, file) in self.files.iter().enumerate() {
-            let Some(layer) = layer_of(file) else {
+            let Some(from) = place_of(file) else {
                 out.push(format!(
-                    "{}: not in the layer map of tests/layering.rs (LAYER_OF)",
+                    "{}: not in the layer table of tests/layering.rs (LAYERS)",
                     file.path
                 ));
                 continue;
@@ -490,24 +540,13 @@ impl Crate {
                 if j == i {
                     continue;
                 }
-                let target = &self.files[j];
-                if let Some(to) = layer_of(target)
-                    && to > layer
-                {
-                    out.push(format!(
-                        "{}:{}: `{}` is in layer {} ({}), above this file's layer {} ({})",
-                        file.path,
-                        imp.line,
-                        imp.written,
-                        to,
-                        LAYER_NAMES[to],
-                        layer,
-                        LAYER_NAMES[layer]
-                    ));
+                if let Some(to) = place_of(&self.files[j]) {
+                    out.extend(upward(file, imp, from, to));
                 }
                 edges.entry(i).or_default().insert(j);
             }
-            if layer < JSON_LAYER {
+            let layer = from.layer;
+            if layer < layer_index(SERDE_FROM) {
                 let text = strip_comments(&file.text);
                 for (n, line) in text.lines().enumerate() {
                     let words = line.split(|c: char| !(c.is_alphanumeric() || c == '_'));
@@ -529,7 +568,7 @@ impl Crate {
                             n + 1,
                             w,
                             layer,
-                            LAYER_NAMES[layer]
+                            from.layer_name()
                         ));
                     }
                 }
@@ -560,6 +599,36 @@ impl Crate {
         }
         out
     }
+}
+
+/// The violation, if any, of an import `imp` in `file` (at `from`) of a file at `to`: a
+/// higher layer, or a later module of an ordered layer.
+fn upward(file: &File, imp: &Import, from: Place, to: Place) -> Option<String> {
+    let at = format!("{}:{}: `{}`", file.path, imp.line, imp.written);
+    if to.layer > from.layer {
+        return Some(format!(
+            "{at} is in layer {} ({}), above this file's layer {} ({})",
+            to.layer,
+            to.layer_name(),
+            from.layer,
+            from.layer_name()
+        ));
+    }
+    if to.layer == from.layer && to.group > from.group {
+        let order: Vec<String> = LAYERS[from.layer]
+            .1
+            .iter()
+            .map(|group| group.join(", "))
+            .collect();
+        return Some(format!(
+            "{at} is in `{}`, after this file's `{}` in the {} layer ({})",
+            to.module,
+            from.module,
+            from.layer_name(),
+            order.join(" -> ")
+        ));
+    }
+    None
 }
 
 /// The strongly connected components with more than one file (Tarjan), each sorted.
@@ -648,8 +717,10 @@ fn src_respects_the_layers() {
     let mut sources = vec![];
     read_sources(&root.join("src"), root, &mut sources);
     assert!(sources.len() > 30, "found the sources");
+    let paths: Vec<&str> = sources.iter().map(|(p, _)| p.as_str()).collect();
+    let mut v = table_problems(LAYERS, &paths);
     let krate = Crate::new(sources);
-    let v = krate.violations();
+    v.extend(krate.violations());
     assert!(
         v.is_empty(),
         "{} layering violations:\n{}",
@@ -722,7 +793,7 @@ mod checker {
         ]);
         assert_eq!(v.len(), 2, "{v:?}");
         assert!(
-            v[0].starts_with("src/io/mod.rs:1: `serve::route` is in layer 4 (serve)"),
+            v[0].starts_with("src/io/mod.rs:1: `serve::route` is in layer 5 (serve)"),
             "{v:?}"
         );
         assert!(v[1].starts_with("import cycle"), "{v:?}");
@@ -755,21 +826,23 @@ mod checker {
 
     #[test]
     fn a_cycle_fails_naming_both_imports() {
+        // Two modules of one layer whose order is free (an ordered layer would also fail
+        // on the later module's import).
         let v = check(&[
-            ("src/lib.rs", "pub mod plan;\npub mod play;\n"),
+            ("src/lib.rs", "pub mod io;\npub mod render;\n"),
             (
-                "src/plan/mod.rs",
-                "use crate::play::mix;\npub fn suggest() {}\n",
+                "src/io/mod.rs",
+                "use crate::render::draw;\npub fn parse() {}\n",
             ),
             (
-                "src/play/mod.rs",
-                "\n\nuse super::plan::suggest;\npub fn mix() {}\n",
+                "src/render/mod.rs",
+                "\n\nuse super::io::parse;\npub fn draw() {}\n",
             ),
         ]);
         assert_eq!(v.len(), 1, "{v:?}");
-        assert!(v[0].starts_with("import cycle between src/plan/mod.rs, src/play/mod.rs"));
-        assert!(v[0].contains("src/plan/mod.rs:1: `play::mix`"), "{v:?}");
-        assert!(v[0].contains("src/play/mod.rs:3: `plan::suggest`"), "{v:?}");
+        assert!(v[0].starts_with("import cycle between src/io/mod.rs, src/render/mod.rs"));
+        assert!(v[0].contains("src/io/mod.rs:1: `render::draw`"), "{v:?}");
+        assert!(v[0].contains("src/render/mod.rs:3: `io::parse`"), "{v:?}");
     }
 
     #[test]
@@ -819,7 +892,89 @@ mod checker {
         let v = check(&[("src/lib.rs", "pub mod misc;\n"), ("src/misc.rs", "\n")]);
         assert_eq!(
             v,
-            ["src/misc.rs: not in the layer map of tests/layering.rs (LAYER_OF)"]
+            ["src/misc.rs: not in the layer table of tests/layering.rs (LAYERS)"]
+        );
+    }
+
+    /// Inside the model layer: `montecarlo` uses neither `plan` nor `play`, `plan` does
+    /// not use `play`; the other way round is fine.
+    #[test]
+    fn the_model_layer_is_used_in_order() {
+        let v = check(&[
+            (
+                "src/lib.rs",
+                "pub mod montecarlo;\npub mod plan;\npub mod play;\n",
+            ),
+            (
+                "src/montecarlo/mod.rs",
+                "use crate::plan::suggest;\nfn f() { crate::play::Game; }\n",
+            ),
+            (
+                "src/plan/mod.rs",
+                "\nuse crate::play::Game;\npub fn suggest() {}\n",
+            ),
+            ("src/play/mod.rs", "pub struct Game;\n"),
+        ]);
+        assert_eq!(
+            v,
+            [
+                "src/montecarlo/mod.rs:1: `plan::suggest` is in `plan`, after this file's \
+                 `montecarlo` in the model layer (montecarlo -> plan -> play)",
+                "src/montecarlo/mod.rs:2: `play::Game` is in `play`, after this file's \
+                 `montecarlo` in the model layer (montecarlo -> plan -> play)",
+                "src/plan/mod.rs:2: `play::Game` is in `play`, after this file's `plan` in \
+                 the model layer (montecarlo -> plan -> play)",
+            ]
+        );
+        let v = check(&[
+            (
+                "src/lib.rs",
+                "pub mod montecarlo;\npub mod plan;\npub mod play;\n",
+            ),
+            ("src/montecarlo/mod.rs", "pub struct Noise;\n"),
+            (
+                "src/plan/mod.rs",
+                "use crate::montecarlo::Noise;\npub fn suggest() {}\n",
+            ),
+            (
+                "src/play/mod.rs",
+                "use crate::plan::suggest;\nuse crate::montecarlo::Noise;\n",
+            ),
+        ]);
+        assert!(v.is_empty(), "{v:?}");
+    }
+
+    /// Every module of the table exists, as a file or a folder; one that does not (moved,
+    /// renamed, gone) fails, and so does one listed twice.
+    #[test]
+    fn a_module_the_table_lists_must_exist() {
+        let all: Vec<String> = LAYERS
+            .iter()
+            .flat_map(|(_, groups)| groups.iter().copied().flatten())
+            .map(|m| match *m {
+                "step" => "src/step/mod.rs".to_string(),
+                m => format!("src/{m}.rs"),
+            })
+            .collect();
+        let paths: Vec<&str> = all.iter().map(String::as_str).collect();
+        assert_eq!(table_problems(LAYERS, &paths), Vec::<String>::new());
+        let without: Vec<&str> = paths
+            .iter()
+            .copied()
+            .filter(|p| !p.starts_with("src/step/"))
+            .chain(["src/steps/mod.rs"])
+            .collect();
+        assert_eq!(
+            table_problems(LAYERS, &without),
+            [
+                "tests/layering.rs: LAYERS lists `step` (layer core), but neither src/step.rs \
+                 nor src/step/ exists: drop it or move it to where it went"
+            ]
+        );
+        let twice: &Table = &[("core", &[&["board"]]), ("cli", &[&["lib", "board"]])];
+        assert_eq!(
+            table_problems(twice, &["src/lib.rs", "src/board.rs"]),
+            ["tests/layering.rs: LAYERS lists `board` more than once"]
         );
     }
 }

@@ -5,31 +5,32 @@
 //! planner searches the flicks the seat can play (place along its part of the shooting
 //! line, aim, speed, spin) for the one with the best expected value under the error,
 //! every execution judged through the rules layer ([`objective`]). The search
-//! ([`search`]):
+//! ([`search`]) is four stages, run in this order by [`suggest`], one function each
+//! (named after the stage):
 //!
-//! 1. **Coarse sweep**: a few hundred candidates aimed at what matters (the 20 hole, each
-//!    opponent disc for takeouts, own discs, open points of the 15 zone) from several
-//!    places on the line and at several speeds, plus a grid of straight-ahead flicks
-//!    over (aim, speed) from one place, which is also the output's heat map. Each
-//!    candidate gets a few noisy executions.
-//! 2. **Refinement**: up to three rounds; each keeps the best [`search::PARENTS`]
-//!    candidates (at most [`search::PER_FAMILY`] aiming at the same thing, so the
-//!    alternatives survive; in the first [`search::APART`] rounds at most one per coarse
-//!    candidate a climb started from, so several starting points climb before they
-//!    compete), adds each one's neighbours (offset, aim and speed moved either way, by
-//!    steps halved every round), keeps one of each flick, and evaluates them all again
-//!    with more samples (the rounds' shares in the ratio 1 : 2 : 4).
-//! 3. **Race**: the best [`search::RACE_PARENTS`] of the last round and their neighbours
-//!    at the last round's steps race on fresh random numbers by successive halving
-//!    ([`search::RACE_ROUNDS`] rounds): each round evaluates those still in with equal
-//!    samples and keeps the better half by their sums over the race, so the budget goes
-//!    to the candidates that could still be the best.
-//! 4. **Final evaluation**: the best `top` candidates (one per target first, looked for
-//!    in the race, the last round, then the earlier rounds and the coarse sweep), each
-//!    with the same samples, on fresh random numbers, so their estimates carry no
-//!    selection bias from earlier stages. The race's entrants keep the race's order (it
-//!    ranked them on more samples than the final gives each); the others follow, ranked
-//!    by the final evaluation.
+//! 1. **Coarse sweep** (`coarse_sweep`): a few hundred candidates aimed at what matters
+//!    (the 20 hole, each opponent disc for takeouts, own discs, open points of the 15
+//!    zone) from several places on the line and at several speeds, plus a grid of
+//!    straight-ahead flicks over (aim, speed) from one place, which is also the output's
+//!    heat map. Each candidate gets a few noisy executions.
+//! 2. **Refinement** (`refine`): up to three rounds; each keeps the best
+//!    [`search::PARENTS`] candidates (at most [`search::PER_FAMILY`] aiming at the same
+//!    thing, so the alternatives survive; in the first [`search::APART`] rounds at most
+//!    one per coarse candidate a climb started from, so several starting points climb
+//!    before they compete), adds each one's neighbours (offset, aim and speed moved either
+//!    way, by steps halved every round), keeps one of each flick, and evaluates them all
+//!    again with more samples (the rounds' shares in the ratio 1 : 2 : 4).
+//! 3. **Race** (`race`): the best [`search::RACE_PARENTS`] of the last round and their
+//!    neighbours at the last round's steps race on fresh random numbers by successive
+//!    halving ([`search::RACE_ROUNDS`] rounds): each round evaluates those still in with
+//!    equal samples and keeps the better half by their sums over the race, so the budget
+//!    goes to the candidates that could still be the best.
+//! 4. **Final evaluation** (`final_evaluation`): the best `top` candidates (one per
+//!    target first, looked for in the race, the last round, then the earlier rounds and
+//!    the coarse sweep), each with the same samples, on fresh random numbers, so their
+//!    estimates carry no selection bias from earlier stages. The race's entrants keep the
+//!    race's order (it ranked them on more samples than the final gives each); the others
+//!    follow, ranked by the final evaluation.
 //!
 //! **Fair comparisons**: within a round sample `j` of every candidate uses the same
 //! random numbers ([`FlickSampler::sample`](crate::montecarlo::FlickSampler::sample) with the round's seed:
@@ -39,7 +40,10 @@
 //! **Budget** ([`Budget`]): in samples (simulated shots, the whole search included), or
 //! in seconds: a pilot run of the coarse candidates measures this position's throughput
 //! on this machine and turns the time into a sample budget, reported in the output;
-//! re-running with that sample budget gives the same result exactly.
+//! re-running with that sample budget gives the same result exactly. The clock is read
+//! between stages only, before each refinement round and before the race (skipped once
+//! the time is up): a stage under way runs to its end, and the final evaluation always
+//! runs.
 //!
 //! **Determinism**: all the shots of a round run in one batch on the rayon pool
 //! ([`crate::batch::map_ordered`]), each a function of its index alone; results are
@@ -75,6 +79,7 @@ use crate::montecarlo::noise::mix;
 use crate::montecarlo::tally::Proportion;
 use crate::montecarlo::{Noise, PlayerFlick, Situation};
 use crate::rules::Ruleset;
+use glam::DVec2;
 use std::fmt;
 use std::str::FromStr;
 use std::time::{Duration, Instant};
@@ -235,7 +240,8 @@ pub struct Suggestion {
     pub value: Estimate,
     /// The change in score difference's mean and 95 % interval (whatever the objective).
     pub score_change: Estimate,
-    /// The shot disc's fates ([`ShotClass::ALL`] order) with Wilson intervals.
+    /// The shot disc's fates ([`ShotClass::ALL`](crate::montecarlo::ShotClass::ALL) order) with
+    /// Wilson intervals.
     pub fates: [Proportion; 7],
     /// Probability that the shot hits an opponent disc.
     pub hit_opponent: Proportion,
@@ -308,149 +314,26 @@ pub struct Plan {
 /// table, seat or position (`players`, `seat`, `discs[k].pos`), noise (`noise.aim`),
 /// search space (`search.speed`), `top` (field `top`), budget (`budget`), and a search
 /// space in which no flick is legal (`search`). Batches run on the current rayon pool.
+///
+/// The search is the four stages of the module documentation, one function each, run in
+/// order (methods of the private `Planner`, which holds what they share).
 pub fn suggest(request: &Request, config: &PlanConfig) -> Result<Plan, InputError> {
     let setup = checked_setup(request, config)?;
-    let (noise, objective) = (request.situation.noise, config.objective);
-    let space = &request.space;
-    let (cands, cells) = search::coarse(&setup, space, config.grid);
-    if cands.is_empty() {
-        return Err(InputError::new(
-            "search",
-            "no legal flick in the search space (every place on the line is blocked, or \
-             the ranges leave nothing)",
-        ));
-    }
+    let (cands, cells) = coarse_candidates(&setup, &request.space, config.grid)?;
     let start = Instant::now();
     let budget_samples = sample_budget(&setup, request, config, &cands)?;
-    let schedule = Schedule::new(
-        budget_samples,
-        cands.len(),
-        config.top,
-        noise != Noise::NONE,
-    )?;
-    let points = search::fifteen_points(&setup);
-    let mut rounds = Rounds {
-        setup: &setup,
-        noise,
-        objective,
-        seed: config.seed,
-        stages: Vec::new(),
-        used: 0,
-        deadline: match config.budget {
-            Budget::Seconds(t) => Some(start + Duration::from_secs_f64(t)),
-            Budget::Samples(_) => None,
-        },
-        time_up: false,
-    };
+    let noisy = request.situation.noise != Noise::NONE;
+    let schedule = Schedule::new(budget_samples, cands.len(), config.top, noisy)?;
+    let mut planner = Planner::new(&setup, request, config, schedule, start);
 
-    // 1. The coarse sweep (and the grid).
-    let stats = rounds.run("coarse".into(), &cands, schedule.coarse, 0);
-    let grid = config
-        .grid
-        .then(|| heat_map(space, &cells, &stats, objective, schedule.coarse));
+    let (coarse, grid) = planner.coarse_sweep(cands, &cells, config.grid);
+    let refined = planner.refine(coarse);
+    let raced = planner.race(refined.last);
+    let top = planner.final_evaluation(raced, refined.earlier, config.top);
 
-    // 2. Refinement rounds around the best. `lineage[i]`: the coarse candidate whose climb
-    // `pool[i]` belongs to; the first `APART` rounds take one parent of each.
-    // `earlier`: the previous stages' candidates and rankings, for the final evaluation.
-    let mut lineage: Vec<usize> = (0..cands.len()).collect();
-    let (mut pool, mut pool_stats) = (cands, stats);
-    let mut earlier = Vec::new();
-    for (r, &share) in schedule.rounds.iter().enumerate() {
-        if rounds.out_of_time() {
-            break;
-        }
-        let order = search::ranking(&pool_stats);
-        let apart = (r < search::APART).then_some(&lineage[..]);
-        let parents = search::pick(
-            &pool,
-            &order,
-            search::PARENTS,
-            search::PER_FAMILY,
-            &points,
-            apart,
-        );
-        let (mut next, mut next_lineage) = (Vec::new(), Vec::new());
-        for &p in &parents {
-            let near = search::neighbours(&setup, space, &pool[p], r as u32);
-            next_lineage.extend(std::iter::repeat_n(lineage[p], near.len()));
-            next.extend(near);
-        }
-        let all: Vec<usize> = (0..next.len()).collect();
-        let kept = search::distinct(&next, &all, r as u32);
-        let next: Vec<Candidate> = kept.iter().map(|&i| next[i]).collect();
-        lineage = kept.iter().map(|&i| next_lineage[i]).collect();
-        let m = search::per_candidate(share, next.len());
-        let s = rounds.run(format!("refine {}", r + 1), &next, m, 1 + r as u64);
-        earlier.push((std::mem::replace(&mut pool, next), order));
-        pool_stats = s;
-    }
-
-    // 3. A race among the best of the last round and their neighbours, on fresh numbers:
-    // successive halving.
-    let order = search::ranking(&pool_stats);
-    let parents = search::pick(
-        &pool,
-        &order,
-        search::RACE_PARENTS,
-        search::PER_FAMILY,
-        &points,
-        None,
-    );
-    let level = schedule.rounds.len().saturating_sub(1) as u32;
-    let near: Vec<Candidate> = parents
-        .iter()
-        .flat_map(|&p| search::neighbours(&setup, space, &pool[p], level))
-        .collect();
-    let all: Vec<usize> = (0..near.len()).collect();
-    let mut entrants: Vec<Candidate> = search::distinct(&near, &all, level)
-        .into_iter()
-        .map(|i| near[i])
-        .collect();
-    let rest = order
-        .iter()
-        .filter(|i| !parents.contains(i))
-        .map(|&i| pool[i]);
-    let raced = entrants.len();
-    entrants.extend(rest);
-    let race = if rounds.out_of_time() {
-        &[][..]
-    } else {
-        &schedule.race[..]
-    };
-    let mut order = rounds.race(&entrants, raced, race);
-    let mut pool = entrants;
-    // Then the earlier rounds' candidates, the latest round first, and the coarse sweep's:
-    // the best of each target the last round no longer has (one flick of each).
-    for (cands, ranked) in earlier.into_iter().rev() {
-        order.extend(ranked.into_iter().map(|i| pool.len() + i));
-        pool.extend(cands);
-    }
-    let order = search::distinct(&pool, &order, level);
-
-    // 4. The final evaluation of the best, one per target first, on fresh numbers.
-    // The race's entrants first, in the race's order (it ranked them on more samples than
-    // the final evaluation gives each); then the others, ranked by the final evaluation.
-    let raced = if race.is_empty() { 0 } else { raced };
-    // `pick` lists one per target first, then the next best; each part keeps that split.
-    let mut picked = search::pick(&pool, &order, config.top, 1, &points, None);
-    let mut families = Vec::new();
-    let firsts = picked
-        .iter()
-        .take_while(|&&i| {
-            let f = pool[i].aim_at.family(&points);
-            let new = !families.contains(&f);
-            families.push(f);
-            new
-        })
-        .count();
-    let place = |i: usize| order.iter().position(|&j| j == i).unwrap_or(usize::MAX);
-    picked[..firsts].sort_by_key(|&i| if i < raced { place(i) } else { usize::MAX });
-    let in_race = picked[..firsts].iter().filter(|&&i| i < raced).count();
-    let finals: Vec<Candidate> = picked.into_iter().map(|i| pool[i]).collect();
-    let stats = rounds.run("final".into(), &finals, schedule.last, 1 << 16);
-    let top = suggestions(&finals, &stats, objective, in_race);
+    let rounds = planner.rounds;
     Ok(Plan {
-        objective,
+        objective: config.objective,
         seed: config.seed,
         budget: config.budget,
         budget_samples,
@@ -460,6 +343,278 @@ pub fn suggest(request: &Request, config: &PlanConfig) -> Result<Plan, InputErro
         top,
         grid,
     })
+}
+
+/// The coarse sweep's candidates and the grid's cells ([`search::coarse`]); refused
+/// (field `search`) when no flick of the search space is legal.
+fn coarse_candidates(
+    setup: &Setup,
+    space: &Space,
+    grid: bool,
+) -> Result<(Vec<Candidate>, GridCells), InputError> {
+    let (cands, cells) = search::coarse(setup, space, grid);
+    if cands.is_empty() {
+        return Err(InputError::new(
+            "search",
+            "no legal flick in the search space (every place on the line is blocked, or \
+             the ranges leave nothing)",
+        ));
+    }
+    Ok((cands, cells))
+}
+
+/// The grid's cells: a row per speed, per aim the index of its candidate (`None` where
+/// the flick is not legal).
+type GridCells = Vec<Vec<Option<usize>>>;
+
+/// One search under way: what its stages share (the seat, the search space, the open
+/// 15-zone points that name the families of candidates, the schedule of samples) and the
+/// evaluation rounds they run. Its methods are the stages, in the order [`suggest`] runs
+/// them.
+struct Planner<'s> {
+    setup: &'s Setup,
+    space: &'s Space,
+    points: Vec<DVec2>,
+    schedule: Schedule,
+    rounds: Rounds<'s>,
+}
+
+/// Candidates and their statistics from one evaluation, parallel.
+struct Evaluated {
+    cands: Vec<Candidate>,
+    stats: Vec<Option<Stats>>,
+}
+
+/// What the refinement leaves: its last round (the coarse sweep if no round ran), and
+/// every stage before that one, the coarse sweep first, each as its candidates and their
+/// ranking ([`search::ranking`]).
+struct Refined {
+    last: Evaluated,
+    earlier: Vec<(Vec<Candidate>, Vec<usize>)>,
+}
+
+/// What the race leaves: its pool (the entrants, then the rest of the last round), the
+/// pool's order, best first, and how many of the first places the race decided (0 when it
+/// did not run).
+struct Ranked {
+    pool: Vec<Candidate>,
+    order: Vec<usize>,
+    raced: usize,
+}
+
+impl<'s> Planner<'s> {
+    /// A search of `request` with `config`, the time budget (if any) counted from `start`.
+    fn new(
+        setup: &'s Setup,
+        request: &'s Request,
+        config: &PlanConfig,
+        schedule: Schedule,
+        start: Instant,
+    ) -> Planner<'s> {
+        Planner {
+            setup,
+            space: &request.space,
+            points: search::fifteen_points(setup),
+            schedule,
+            rounds: Rounds {
+                setup,
+                noise: request.situation.noise,
+                objective: config.objective,
+                seed: config.seed,
+                stages: Vec::new(),
+                used: 0,
+                deadline: match config.budget {
+                    Budget::Seconds(t) => Some(start + Duration::from_secs_f64(t)),
+                    Budget::Samples(_) => None,
+                },
+                time_up: false,
+            },
+        }
+    }
+
+    /// The step level of the last refinement round (0 if there is none): the race's
+    /// neighbours and the final evaluation's "same flick" use its steps.
+    fn last_level(&self) -> u32 {
+        self.schedule.rounds.len().saturating_sub(1) as u32
+    }
+
+    /// Stage 1, the coarse sweep: evaluates every coarse candidate with
+    /// [`Schedule::coarse`] samples (stage `coarse`). Takes the candidates and the grid's
+    /// cells; returns the candidates with their statistics, and the heat map if `grid`
+    /// (the grid's cells are candidates like the others, so the map costs no extra shots).
+    fn coarse_sweep(
+        &mut self,
+        cands: Vec<Candidate>,
+        cells: &[Vec<Option<usize>>],
+        grid: bool,
+    ) -> (Evaluated, Option<Grid>) {
+        let samples = self.schedule.coarse;
+        let stats = self.rounds.run("coarse".into(), &cands, samples, 0);
+        let objective = self.rounds.objective;
+        let grid = grid.then(|| heat_map(self.space, cells, &stats, objective, samples));
+        (Evaluated { cands, stats }, grid)
+    }
+
+    /// Stage 2, the refinement: up to [`Schedule::rounds`] rounds (`refine 1`, ...), each
+    /// evaluating the best [`search::PARENTS`] of the previous one and their neighbours at
+    /// the round's steps, one of each flick, with the round's share of samples. Takes the
+    /// coarse sweep; returns the last round and the stages before it (for the final
+    /// evaluation, which looks for a flick of each target there too). A round starts only
+    /// while the time budget lasts.
+    fn refine(&mut self, coarse: Evaluated) -> Refined {
+        // `lineage[i]`: the coarse candidate whose climb `pool[i]` belongs to; the first
+        // `APART` rounds take one parent of each.
+        let mut lineage: Vec<usize> = (0..coarse.cands.len()).collect();
+        let (mut pool, mut pool_stats) = (coarse.cands, coarse.stats);
+        let mut earlier = Vec::new();
+        for (r, &share) in self.schedule.rounds.iter().enumerate() {
+            if self.rounds.out_of_time() {
+                break;
+            }
+            let order = search::ranking(&pool_stats);
+            let apart = (r < search::APART).then_some(&lineage[..]);
+            let parents = search::pick(
+                &pool,
+                &order,
+                search::PARENTS,
+                search::PER_FAMILY,
+                &self.points,
+                apart,
+            );
+            let (mut next, mut next_lineage) = (Vec::new(), Vec::new());
+            for &p in &parents {
+                let near = search::neighbours(self.setup, self.space, &pool[p], r as u32);
+                next_lineage.extend(std::iter::repeat_n(lineage[p], near.len()));
+                next.extend(near);
+            }
+            let all: Vec<usize> = (0..next.len()).collect();
+            let kept = search::distinct(&next, &all, r as u32);
+            let next: Vec<Candidate> = kept.iter().map(|&i| next[i]).collect();
+            lineage = kept.iter().map(|&i| next_lineage[i]).collect();
+            let m = search::per_candidate(share, next.len());
+            let s = self
+                .rounds
+                .run(format!("refine {}", r + 1), &next, m, 1 + r as u64);
+            earlier.push((std::mem::replace(&mut pool, next), order));
+            pool_stats = s;
+        }
+        Refined {
+            last: Evaluated {
+                cands: pool,
+                stats: pool_stats,
+            },
+            earlier,
+        }
+    }
+
+    /// Stage 3, the race: the best [`search::RACE_PARENTS`] of the last round (at most
+    /// [`search::PER_FAMILY`] of a family) and their neighbours at its steps, one of each
+    /// flick, race on fresh random numbers by successive halving
+    /// ([`Rounds::successive_halving`], [`Schedule::race`]). Takes the last round; returns
+    /// the entrants followed by the rest of the last round, in the order the race left
+    /// them. Skipped (the order is then the pool's, and no place counts as raced) if the
+    /// time budget has run out.
+    fn race(&mut self, last: Evaluated) -> Ranked {
+        let level = self.last_level();
+        let order = search::ranking(&last.stats);
+        let parents = search::pick(
+            &last.cands,
+            &order,
+            search::RACE_PARENTS,
+            search::PER_FAMILY,
+            &self.points,
+            None,
+        );
+        let near: Vec<Candidate> = parents
+            .iter()
+            .flat_map(|&p| search::neighbours(self.setup, self.space, &last.cands[p], level))
+            .collect();
+        let all: Vec<usize> = (0..near.len()).collect();
+        let mut entrants: Vec<Candidate> = search::distinct(&near, &all, level)
+            .into_iter()
+            .map(|i| near[i])
+            .collect();
+        let rest = order
+            .iter()
+            .filter(|i| !parents.contains(i))
+            .map(|&i| last.cands[i]);
+        let raced = entrants.len();
+        entrants.extend(rest);
+        let race = if self.rounds.out_of_time() {
+            &[][..]
+        } else {
+            &self.schedule.race[..]
+        };
+        let order = self.rounds.successive_halving(&entrants, raced, race);
+        Ranked {
+            pool: entrants,
+            order,
+            raced: if race.is_empty() { 0 } else { raced },
+        }
+    }
+
+    /// Stage 4, the final evaluation: the best `top` flicks ([`Planner::finalists`]: one
+    /// per target first, looked for in the race's order, then in the earlier stages', the
+    /// latest first), each with the same [`Schedule::last`] samples on fresh random
+    /// numbers, so their estimates carry no selection bias from the earlier stages. Takes
+    /// the race and the stages before the last round; returns the suggestions, best
+    /// first ([`suggestions`]). Runs whatever the time.
+    fn final_evaluation(
+        &mut self,
+        raced: Ranked,
+        earlier: Vec<(Vec<Candidate>, Vec<usize>)>,
+        top: usize,
+    ) -> Vec<Suggestion> {
+        let Ranked {
+            mut pool,
+            mut order,
+            raced,
+        } = raced;
+        // Then the earlier rounds' candidates, the latest round first, and the coarse
+        // sweep's: the best of each target the last round no longer has (one flick of
+        // each).
+        for (cands, ranked) in earlier.into_iter().rev() {
+            order.extend(ranked.into_iter().map(|i| pool.len() + i));
+            pool.extend(cands);
+        }
+        let order = search::distinct(&pool, &order, self.last_level());
+        let (finals, in_race) = self.finalists(&pool, &order, raced, top);
+        let stats = self
+            .rounds
+            .run("final".into(), &finals, self.schedule.last, 1 << 16);
+        suggestions(&finals, &stats, self.rounds.objective, in_race)
+    }
+
+    /// The final evaluation's `top` candidates, picked from `pool` in `order`: one per
+    /// target first, then the next best ([`search::pick`]). Among the firsts, the race's
+    /// entrants (the first `raced` of `pool`) come first in the race's order (it ranked
+    /// them on more samples than the final evaluation gives each). Returns them and how
+    /// many lead in the race's order.
+    fn finalists(
+        &self,
+        pool: &[Candidate],
+        order: &[usize],
+        raced: usize,
+        top: usize,
+    ) -> (Vec<Candidate>, usize) {
+        // `pick` lists one per target first, then the next best; each part keeps that split.
+        let mut picked = search::pick(pool, order, top, 1, &self.points, None);
+        let mut families = Vec::new();
+        let firsts = picked
+            .iter()
+            .take_while(|&&i| {
+                let f = pool[i].aim_at.family(&self.points);
+                let new = !families.contains(&f);
+                families.push(f);
+                new
+            })
+            .count();
+        let place = |i: usize| order.iter().position(|&j| j == i).unwrap_or(usize::MAX);
+        picked[..firsts].sort_by_key(|&i| if i < raced { place(i) } else { usize::MAX });
+        let in_race = picked[..firsts].iter().filter(|&&i| i < raced).count();
+        let finals = picked.into_iter().map(|i| pool[i]).collect();
+        (finals, in_race)
+    }
 }
 
 /// The seat about to shoot, with the request ([`Request::setup`]) and the configuration
@@ -556,7 +711,10 @@ struct Rounds<'s> {
 
 impl Rounds<'_> {
     /// Whether the time budget has run out; records it if so. Checked before each
-    /// refinement round and the race, which are then skipped.
+    /// refinement round and the race, which are then skipped. Not checked within a stage:
+    /// a stage under way (the coarse sweep, a refinement round, all the race's rounds)
+    /// runs to its end, and the final evaluation always runs, so a search can overrun its
+    /// time by those.
     fn out_of_time(&mut self) -> bool {
         if self.deadline.is_some_and(|d| Instant::now() >= d) {
             self.time_up = true;
@@ -592,7 +750,7 @@ impl Rounds<'_> {
     /// comparison is exact; ties keep the previous order) and the better ones go on.
     /// Returns the order of `pool`: the entrants as the race left them, then the rest in
     /// their order.
-    fn race(&mut self, pool: &[Candidate], raced: usize, race: &[u64]) -> Vec<usize> {
+    fn successive_halving(&mut self, pool: &[Candidate], raced: usize, race: &[u64]) -> Vec<usize> {
         let mut ranked: Vec<(usize, Option<i64>)> = (0..raced).map(|i| (i, Some(0))).collect();
         let mut size = raced;
         for (r, &share) in race.iter().enumerate() {

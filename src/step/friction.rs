@@ -16,28 +16,28 @@
 //!   stop time `3 R w0 / (4 mu g)` whatever the step.
 //! - Both: F and T depend on `eps = v / (R w)` (`farkas.rs`). Through a run of quiet steps
 //!   the disc follows the exact solution of these equations along its master curve
-//!   ([`glide_on_curve`], `spin_curve.rs`), one lookup whatever the run's length. Within a
-//!   step with events, and in the last steps before it rests, F and T are held over the
-//!   interval at their values at its midpoint, predicted with the start values (second
-//!   order in the step, tested below). When the slide stops inside an interval, the spin
-//!   stops with it: Farkas et al. show both stop at the same instant, with `eps -> 0.653`.
+//!   ([`slide_and_spin_from_anchor`], `spin_curve.rs`), one lookup whatever the run's
+//!   length. Within a step with events, and in the last steps before it rests, F and T are
+//!   held over the interval at their values at its midpoint, predicted with the start
+//!   values (second order in the step, tested below). When the slide stops inside an
+//!   interval, the spin stops with it: Farkas et al. show both stop at the same instant,
+//!   with `eps -> 0.653`.
+//!
+//! The functions that move a disc come in two kinds, and their names say which. By a time
+//! `tau` from where the disc is now, at the decelerations [`set_decel`] holds over the
+//! interval: [`advance_or_stop`] in a step with events, [`advance_before_stop`] in a step
+//! known to be quiet, [`step_by_step`] for a run of `n` such steps. And from the disc's
+//! anchor (`state::Anchor`) to the end of a later quiet step, one closed form whatever the
+//! run's length, one function per kind of motion: [`slide_from_anchor`] without spin,
+//! [`slide_and_spin_from_anchor`] along the master curve, [`spin_in_place_from_anchor`]
+//! ([`slide_speed_from_anchor`] reads a slide's speed there without moving the disc).
 
 use crate::disc::Disc;
 use crate::params::Physics;
 use crate::step::farkas::friction_table;
 use crate::step::spin_curve::spin_curves;
-use crate::step::state::{Anchor, Curve, Motion, OnCurve};
+use crate::step::state::{Curve, Motion, OnCurve};
 use glam::DVec2;
-
-/// Re-reads speed and direction from `disc.vel` after an impulse changed it.
-pub(crate) fn sync(disc: &Disc, m: &mut Motion) {
-    m.speed = disc.vel.length();
-    m.dir = if m.speed > 0.0 {
-        disc.vel / m.speed
-    } else {
-        DVec2::ZERO
-    };
-}
 
 /// Sets the decelerations of a moving disc for an interval of length `window`.
 #[inline]
@@ -100,24 +100,60 @@ pub(crate) fn slide_distance(speed: f64, m: &Motion, tau: f64) -> f64 {
     }
 }
 
-/// alpha per unit torque factor: `mu m g R / I` (= 2 mu g / R for a uniform disc).
+/// Advances a moving disc by `tau` from its current state at the held decelerations; a
+/// slide or spin that ends within `tau` ends exactly there (the disc stops where it would,
+/// no overshoot). Uses up the clearance by the distance slid.
 #[inline]
-pub(crate) fn spin_scale(disc: &Disc, physics: &Physics) -> f64 {
-    physics.slide_decel() * disc.mass * disc.radius / disc.inertia()
-}
-
-/// [`advance`] over a step known to be quiet (the disc neither stops sliding nor stops
-/// spinning within it): the same arithmetic without the stop tests.
-#[inline]
-pub(crate) fn advance_quiet(disc: &mut Disc, m: &mut Motion, tau: f64) {
+pub(crate) fn advance_or_stop(disc: &mut Disc, m: &mut Motion, tau: f64) {
     let v = m.speed;
     if v > 0.0 {
-        let s = tau * (v - 0.5 * m.decel * tau);
-        disc.pos += m.dir * s;
-        m.speed = v - m.decel * tau;
-        disc.vel = m.dir * m.speed;
-        m.clearance -= s;
+        let t_v = slide_stop_time(v, m);
+        if tau >= t_v {
+            // Stops inside the interval: exactly d = v^2 / (2 a), no overshoot.
+            let s = 0.5 * v * t_v;
+            disc.pos += m.dir * s;
+            disc.vel = DVec2::ZERO;
+            m.speed = 0.0;
+            m.clearance -= s;
+        } else {
+            slide_for(disc, m, tau);
+        }
     }
+    if disc.spin != 0.0 {
+        if m.spin_decel * tau >= disc.spin.abs() {
+            disc.spin = 0.0;
+        } else {
+            spin_down_for(disc, m, tau);
+        }
+    }
+}
+
+/// [`advance_or_stop`] over a `tau` known to end before the slide and the spin do (a
+/// quiet step): the same arithmetic without the stop tests.
+#[inline]
+pub(crate) fn advance_before_stop(disc: &mut Disc, m: &mut Motion, tau: f64) {
+    if m.speed > 0.0 {
+        slide_for(disc, m, tau);
+    }
+    spin_down_for(disc, m, tau);
+}
+
+/// Slides a disc for `tau` from its current state at the held deceleration (the slide does
+/// not end within `tau`), using up its clearance.
+#[inline]
+fn slide_for(disc: &mut Disc, m: &mut Motion, tau: f64) {
+    let v = m.speed;
+    let s = tau * (v - 0.5 * m.decel * tau);
+    disc.pos += m.dir * s;
+    m.speed = v - m.decel * tau;
+    disc.vel = m.dir * m.speed;
+    m.clearance -= s;
+}
+
+/// Slows a disc's spin for `tau` at the held angular deceleration (the spin does not end
+/// within `tau`).
+#[inline]
+fn spin_down_for(disc: &mut Disc, m: &Motion, tau: f64) {
     let dw = m.spin_decel * tau;
     if disc.spin > 0.0 {
         disc.spin -= dw;
@@ -126,25 +162,25 @@ pub(crate) fn advance_quiet(disc: &mut Disc, m: &mut Motion, tau: f64) {
     }
 }
 
-/// `n` quiet steps of length `h` of a spinning disc that is not on the master curves
-/// (`Curve::Off`: a ratio the tables leave out, or no board friction): rounds of
-/// [`set_decel`] and [`advance_quiet`]. The caller guarantees the steps are quiet: neither
-/// the slide nor the spin ends within them (`World::quiet_steps_ahead`).
-pub(crate) fn glide_spinning(disc: &mut Disc, m: &mut Motion, physics: &Physics, h: f64, n: u64) {
+/// `n` quiet steps of length `h`, one at a time, of a spinning disc that is not on the
+/// master curves (`Curve::Off`: a ratio the tables leave out, or no board friction): rounds
+/// of [`set_decel`] and [`advance_before_stop`]. The caller guarantees the steps are quiet:
+/// neither the slide nor the spin ends within them (`World::quiet_steps_ahead`).
+pub(crate) fn step_by_step(disc: &mut Disc, m: &mut Motion, physics: &Physics, h: f64, n: u64) {
     debug_assert!(disc.spin != 0.0);
     for _ in 0..n {
         set_decel(disc, m, physics, h);
-        advance_quiet(disc, m, h);
+        advance_before_stop(disc, m, h);
     }
 }
 
-/// Looks up a spinning disc's place on its master curve and makes its current state the
-/// anchor of its quiet runs (at step boundary `step`): `Curve::On` when it slides and
-/// spins at a ratio the tables cover and the board has friction, `Curve::InPlace` when it
-/// spins without sliding, else `Curve::Off`.
+/// Makes a spinning disc's current state the anchor of its quiet runs (at step boundary
+/// `step`, as [`Motion::set_anchor`]) and looks up its place on its master curve:
+/// `Curve::On` when it slides and spins at a ratio the tables cover and the board has
+/// friction, `Curve::InPlace` when it spins without sliding, else `Curve::Off`.
 #[inline]
-pub(crate) fn anchor_on_curve(disc: &Disc, m: &mut Motion, physics: &Physics, step: u64) {
-    anchor_at(disc, m, step);
+pub(crate) fn set_anchor_on_curve(disc: &Disc, m: &mut Motion, physics: &Physics, step: u64) {
+    m.set_anchor(disc, step);
     let a = physics.slide_decel();
     let u = disc.radius * disc.spin.abs();
     m.anchor.curve = if m.speed == 0.0 {
@@ -159,109 +195,75 @@ pub(crate) fn anchor_on_curve(disc: &Disc, m: &mut Motion, physics: &Physics, st
     };
 }
 
-/// Sets a disc spinning in place with spin `w0` at its anchor to its state at the end of
-/// quiet step `step`: the spin's magnitude less `(2/3) spin_scale T`, `T = (step -
-/// anchor.step) h` (the pure-spin factor `T(0) = 2/3` is exact, so in exact arithmetic
-/// this is the result of the single steps). The decelerations are left as they were, as
-/// in [`glide_on_curve`].
+/// Time from a disc's anchor to the end of quiet step `step` (a later boundary), s.
 #[inline]
-pub(crate) fn glide_in_place(disc: &mut Disc, m: &Motion, w0: f64, step: u64, h: f64) {
-    let t = (step - m.anchor.step) as f64 * h;
-    let dw = m.spin_scale * (2.0 / 3.0) * t;
-    disc.spin = if w0 > 0.0 { w0 - dw } else { w0 + dw };
+fn since_anchor(m: &Motion, step: u64, h: f64) -> f64 {
+    (step - m.anchor.step) as f64 * h
+}
+
+/// The speed of a sliding disc without spin at the end of quiet step `step`, one
+/// closed-form advance from its anchor at the deceleration `m.decel` (`mu g`). Returns it
+/// and writes nothing, so a caller can check it first.
+#[inline]
+pub(crate) fn slide_speed_from_anchor(m: &Motion, step: u64, h: f64) -> f64 {
+    let t = since_anchor(m, step, h);
+    m.anchor.speed - m.decel * t
+}
+
+/// Sets a sliding disc without spin to its state at the end of quiet step `step`: one
+/// closed-form advance from its anchor by `T = (step - anchor.step) h` at the deceleration
+/// `m.decel` (`mu g`), the fixed-step result of the quiet run since the anchor (see
+/// `Anchor`).
+#[inline]
+pub(crate) fn slide_from_anchor(disc: &mut Disc, m: &mut Motion, step: u64, h: f64) {
+    let (t, v0) = (since_anchor(m, step, h), m.anchor.speed);
+    let slid = t * (v0 - 0.5 * m.decel * t);
+    place_along_path(disc, m, slid, slide_speed_from_anchor(m, step, h));
 }
 
 /// Sets a disc that slides and spins to its state at the end of quiet step `step` (a
 /// boundary after its anchor's, before the end of its life): one advance along its master
-/// curve from the anchor by `T = (step - anchor.step) h` (`step/spin_curve.rs`). The
+/// curve `c` from the anchor by `T = (step - anchor.step) h` (`step/spin_curve.rs`). The
 /// decelerations are left as they were; the next step that needs them sets them.
 #[inline]
-pub(crate) fn glide_on_curve(disc: &mut Disc, m: &mut Motion, c: &OnCurve, step: u64, h: f64) {
-    let t = (step - m.anchor.step) as f64 * h;
-    let (v, u, slid) = spin_curves().after(c, t);
-    along_path(disc, m, slid, v);
+pub(crate) fn slide_and_spin_from_anchor(
+    disc: &mut Disc,
+    m: &mut Motion,
+    c: &OnCurve,
+    step: u64,
+    h: f64,
+) {
+    let (v, u, slid) = spin_curves().after(c, since_anchor(m, step, h));
+    place_along_path(disc, m, slid, v);
     let w = u / disc.radius;
     disc.spin = if disc.spin < 0.0 { -w } else { w };
+}
+
+/// Sets a disc spinning in place with spin `w0` at its anchor to its state at the end of
+/// quiet step `step`: the spin's magnitude less `(2/3) spin_scale T`, `T = (step -
+/// anchor.step) h` (the pure-spin factor `T(0) = 2/3` is exact, so in exact arithmetic
+/// this is the result of the single steps). The decelerations are left as they were, as
+/// in [`slide_and_spin_from_anchor`].
+#[inline]
+pub(crate) fn spin_in_place_from_anchor(disc: &mut Disc, m: &Motion, w0: f64, step: u64, h: f64) {
+    let dw = m.spin_scale * (2.0 / 3.0) * since_anchor(m, step, h);
+    disc.spin = if w0 > 0.0 { w0 - dw } else { w0 + dw };
 }
 
 /// Puts a disc `slid` metres along its path from its anchor, moving at `speed`, with the
 /// clearance that travel leaves: the end of a closed-form quiet run.
 #[inline]
-fn along_path(disc: &mut Disc, m: &mut Motion, slid: f64, speed: f64) {
+fn place_along_path(disc: &mut Disc, m: &mut Motion, slid: f64, speed: f64) {
     disc.pos = m.anchor.pos + m.dir * slid;
     m.speed = speed;
     disc.vel = m.dir * speed;
     m.clearance = m.anchor.clearance - slid;
 }
 
-/// Advances a moving disc by `tau` in closed form and uses up its clearance.
-#[inline]
-pub(crate) fn advance(disc: &mut Disc, m: &mut Motion, tau: f64) {
-    let v = m.speed;
-    if v > 0.0 {
-        let t_v = slide_stop_time(v, m);
-        if tau >= t_v {
-            // Stops inside the interval: exactly d = v^2 / (2 a), no overshoot.
-            let s = 0.5 * v * t_v;
-            disc.pos += m.dir * s;
-            disc.vel = DVec2::ZERO;
-            m.speed = 0.0;
-            m.clearance -= s;
-        } else {
-            let s = tau * (v - 0.5 * m.decel * tau);
-            disc.pos += m.dir * s;
-            m.speed = v - m.decel * tau;
-            disc.vel = m.dir * m.speed;
-            m.clearance -= s;
-        }
-    }
-    if disc.spin != 0.0 {
-        let dw = m.spin_decel * tau;
-        if dw >= disc.spin.abs() {
-            disc.spin = 0.0;
-        } else if disc.spin > 0.0 {
-            disc.spin -= dw;
-        } else {
-            disc.spin += dw;
-        }
-    }
-}
-
-/// Makes the disc's current state the start of its quiet run, at step boundary `step`.
-#[inline]
-pub(crate) fn anchor_at(disc: &Disc, m: &mut Motion, step: u64) {
-    m.anchor = Anchor {
-        step,
-        pos: disc.pos,
-        speed: m.speed,
-        clearance: m.clearance,
-        curve: Curve::Stale,
-    };
-}
-
-/// The state of a sliding disc without spin at the end of quiet step `step` (a boundary
-/// after its anchor's): one closed-form advance from the anchor by
-/// `T = (step - anchor.step) h` at the deceleration `m.decel` (`mu g`). Returns the speed
-/// there without storing anything, so a caller can check it first.
-#[inline]
-pub(crate) fn speed_after_glide(m: &Motion, step: u64, h: f64) -> f64 {
-    let t = (step - m.anchor.step) as f64 * h;
-    m.anchor.speed - m.decel * t
-}
-
-/// Sets a sliding disc without spin to its state at the end of quiet step `step` (see
-/// [`Anchor`]): the fixed-step result of the quiet run since its anchor.
-#[inline]
-pub(crate) fn glide_to(disc: &mut Disc, m: &mut Motion, step: u64, h: f64) {
-    let a = m.anchor;
-    let t = (step - a.step) as f64 * h;
-    let s = t * (a.speed - 0.5 * m.decel * t);
-    along_path(disc, m, s, a.speed - m.decel * t);
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Board;
 
     /// The per-step model (decelerations held at each step's predicted midpoint), which steps
     /// with events and the last steps before rest use, is second order in the step: over
@@ -276,12 +278,10 @@ mod tests {
         for (vel, spin) in [(DVec2::new(0.6, 0.8), 20.0), (DVec2::new(0.3, 0.0), -40.0)] {
             let start = Disc::at_rest(0, DVec2::ZERO, physics.disc_radius, physics.disc_mass)
                 .flicked(vel, spin);
-            let mut m0 = Motion {
+            let m0 = Motion {
                 clearance: 10.0,
-                spin_scale: spin_scale(&start, &physics),
-                ..Motion::default()
+                ..Motion::new(&start, &Board::tournament(), &physics, 0)
             };
-            sync(&start, &mut m0);
             let curve = spin_curves()
                 .locate(m0.speed, start.radius * spin.abs(), a)
                 .unwrap();
@@ -292,7 +292,7 @@ mod tests {
                     let (mut d, mut m) = (start, m0);
                     for _ in 0..(0.192 / h).round() as u64 {
                         set_decel(&d, &mut m, &physics, h);
-                        advance_quiet(&mut d, &mut m, h);
+                        advance_before_stop(&mut d, &mut m, h);
                     }
                     ((m.speed - v_exact) / v_exact)
                         .abs()

@@ -1,4 +1,4 @@
-//! `World::step`: one fixed step with exact in-step events.
+//! `World::step`: one fixed step with exact in-step events; `World::run`: steps to rest.
 //!
 //! Stages, in order:
 //! 1. **Nothing moves?** Then the step is only the clock.
@@ -19,14 +19,16 @@
 //! 6. **Clock**: `steps += 1`.
 //!
 //! Runs of steps proved quiet in advance (`World::quiet_steps_ahead`) skip stages 2-6 and
-//! are taken by `World::glide`. A disc far from everything costs one closed-form advance
-//! per quiet run, whatever its length, from its `Anchor` (`state.rs`): without spin at the
-//! constant deceleration `mu g` (the arithmetic of stages 2 and 3 in exact arithmetic);
-//! sliding and spinning along its master curve (`spin_curve.rs`: the exact solution of the
-//! Farkas equations, a lookup and three Newton steps). Its clearance (distance to the
-//! nearest peg, resting disc, window edge or surface edge) is consumed by travel, and only
-//! when it runs short are those bodies looked at. While a disc's slide or spin is about to
-//! end no proof is tried (`World::prove_quiet`), and each step goes through stage 3.
+//! are taken by `World::glide`: a step at a time by `World::step`, a whole run at once by
+//! `World::run` (which lands on the same bits). A disc far from everything costs one
+//! closed-form advance per quiet run, whatever its length, from its `Anchor` (`state.rs`):
+//! without spin at the constant deceleration `mu g` (the arithmetic of stages 2 and 3 in
+//! exact arithmetic); sliding and spinning along its master curve (`spin_curve.rs`: the
+//! exact solution of the Farkas equations, a lookup and three Newton steps). Its clearance
+//! (distance to the nearest peg, resting disc, window edge or surface edge) is consumed by
+//! travel, and only when it runs short are those bodies looked at. While a disc's slide or
+//! spin is about to end no proof is tried (`World::prove_quiet`), and each step goes
+//! through stage 3.
 
 pub(crate) mod contact;
 pub mod event;
@@ -42,9 +44,9 @@ use crate::disc::{DiscId, DiscState};
 use crate::limits::{Limit, MAX_EVENTS_PER_SHOT};
 use crate::step::event::{Event, EventKind};
 use crate::step::friction::{
-    advance, advance_quiet, anchor_at, anchor_on_curve, glide_in_place, glide_on_curve,
-    glide_spinning, glide_to, set_decel, slide_distance, slide_stop_time, speed_after_glide,
-    spin_stop_time, sync,
+    advance_before_stop, advance_or_stop, set_anchor_on_curve, set_decel,
+    slide_and_spin_from_anchor, slide_distance, slide_from_anchor, slide_speed_from_anchor,
+    slide_stop_time, spin_in_place_from_anchor, spin_stop_time, step_by_step,
 };
 use crate::step::state::Curve;
 use crate::world::World;
@@ -85,7 +87,7 @@ fn offer(best: &mut Option<Next>, bound: &mut f64, t: f64, ev: StepEvent, touchi
 impl World {
     /// Advances the world by one fixed step of `physics.dt` (stages in the module doc).
     ///
-    /// A step inside a run that [`World::quiet_steps_ahead`] proved quiet is taken by
+    /// A step inside a run that `World::quiet_steps_ahead` proved quiet is taken by
     /// `glide`. The proof is made at the same boundaries whether the world is stepped by
     /// hand or by [`World::run`] (whenever the last one has run out), so both take the same
     /// path through every step and land on the same bits.
@@ -102,6 +104,30 @@ impl World {
         } else {
             self.eventful_step();
         }
+    }
+
+    /// Steps until every disc rests, the clock reaches `max_time` or a work bound
+    /// ([`World::stopped_by`]) ends the shot. Returns `true` if everything came to rest,
+    /// `false` if the shot was cut off.
+    ///
+    /// Bit-identical to calling [`World::step`] in a loop: it proves runs of quiet steps
+    /// at the same boundaries as `step` does, and takes each run in one `World::glide`,
+    /// which lands on exactly the state those steps would (for a disc without spin, one
+    /// closed-form advance from its `Anchor`, whatever the number of steps, with or
+    /// without spin).
+    pub fn run(&mut self) -> bool {
+        let max_steps = (self.physics.max_time / self.physics.dt).ceil() as u64;
+        while !self.is_over() && self.steps < max_steps {
+            if self.steps >= self.quiet_until {
+                self.prove_quiet();
+            }
+            if self.steps < self.quiet_until {
+                self.glide(self.quiet_until.min(max_steps) - self.steps);
+            } else {
+                self.eventful_step();
+            }
+        }
+        self.moving.is_empty()
     }
 
     /// Looks for a run of certainly quiet steps from now; records its end. First looks up
@@ -125,7 +151,7 @@ impl World {
             let i = self.moving[k];
             let (d, m) = (&self.discs[i], &mut self.motion[i]);
             if d.spin != 0.0 && m.anchor.curve == Curve::Stale {
-                anchor_on_curve(d, m, &self.physics, self.steps);
+                set_anchor_on_curve(d, m, &self.physics, self.steps);
             }
         }
         let (k, ending) = self.quiet_steps_ahead(QUIET_RUN_LIMIT);
@@ -147,7 +173,7 @@ impl World {
         self.steps += 1;
         for k in 0..self.moving.len() {
             let i = self.moving[k];
-            anchor_at(&self.discs[i], &mut self.motion[i], self.steps);
+            self.motion[i].set_anchor(&self.discs[i], self.steps);
         }
     }
 
@@ -198,7 +224,7 @@ impl World {
             quiet &= (v == 0.0 || m.decel * h < v)
                 && (d.spin == 0.0 || m.spin_decel * h < d.spin.abs())
                 && (v == 0.0 || m.clearance > reach + CONTACT_SKIN)
-                && (d.spin != 0.0 || speed_after_glide(m, self.steps + 1, h) > 0.0);
+                && (d.spin != 0.0 || slide_speed_from_anchor(m, self.steps + 1, h) > 0.0);
         }
         if !quiet {
             return false;
@@ -217,10 +243,10 @@ impl World {
             let i = self.moving[k];
             let (d, m) = (&mut self.discs[i], &mut self.motion[i]);
             if d.spin == 0.0 {
-                glide_to(d, m, end, h);
+                slide_from_anchor(d, m, end, h);
             } else {
-                advance_quiet(d, m, h);
-                anchor_at(d, m, end);
+                advance_before_stop(d, m, h);
+                m.set_anchor(d, end);
             }
         }
         true
@@ -314,14 +340,14 @@ impl World {
             let (d, m) = (&mut self.discs[i], &mut self.motion[i]);
             if d.spin == 0.0 {
                 set_decel(d, m, &self.physics, h);
-                glide_to(d, m, end, h);
+                slide_from_anchor(d, m, end, h);
             } else if let Curve::On(c) = m.anchor.curve {
-                glide_on_curve(d, m, &c, end, h);
+                slide_and_spin_from_anchor(d, m, &c, end, h);
             } else if let Curve::InPlace(w0) = m.anchor.curve {
-                glide_in_place(d, m, w0, end, h);
+                spin_in_place_from_anchor(d, m, w0, end, h);
             } else {
-                glide_spinning(d, m, &self.physics, h, n);
-                anchor_at(d, m, end);
+                step_by_step(d, m, &self.physics, h, n);
+                m.set_anchor(d, end);
             }
         }
         self.steps = end;
@@ -333,7 +359,7 @@ impl World {
             return;
         }
         for &i in &self.moving {
-            advance(&mut self.discs[i], &mut self.motion[i], tau);
+            advance_or_stop(&mut self.discs[i], &mut self.motion[i], tau);
         }
     }
 
@@ -557,7 +583,7 @@ impl World {
             self.moving.insert(at, i);
             self.motion[i].clearance = f64::NEG_INFINITY;
         }
-        sync(&self.discs[i], &mut self.motion[i]);
+        self.motion[i].sync(&self.discs[i]);
         set_decel(&self.discs[i], &mut self.motion[i], &self.physics, rem);
         // The clearance is measured along the path, which the impulse turned.
         self.motion[i].clearance = f64::NEG_INFINITY;

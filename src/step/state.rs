@@ -1,10 +1,14 @@
 //! The step's state that the [`World`](crate::World) keeps between calls: each disc's
-//! [`Motion`], the events the step looks for ([`StepEvent`]), the contact skin, and the scratch of
-//! the contact rounds. A leaf of the core: it names none of the step's algorithms, so
-//! `world.rs` can hold these without importing the step, and the step's files (which
-//! implement `World`'s stages) import `world.rs` and this file only.
+//! [`Motion`] (with how it starts, [`Motion::new`], and how it is kept in step with the
+//! disc: [`Motion::sync`], [`Motion::set_anchor`]), the events the step looks for
+//! ([`StepEvent`]), the contact skin, and the scratch of the contact rounds. A leaf of the
+//! core: it names none of the step's algorithms, so `world.rs` can hold these and add a
+//! disc without importing the step, and the step's files (which implement `World`'s
+//! stages) import `world.rs` and this file only.
 
-use crate::disc::DiscId;
+use crate::board::Board;
+use crate::disc::{Disc, DiscId};
+use crate::params::Physics;
 use glam::DVec2;
 
 /// Gap within which two bodies count as touching, m. Far below any physical length and
@@ -14,7 +18,7 @@ pub const CONTACT_SKIN: f64 = 1e-10;
 /// Approach speed below which touching bodies count as not approaching, m/s: rounding.
 pub const APPROACH_EPS: f64 = 1e-12;
 
-/// Per-disc state the step keeps beside the public [`Disc`](crate::Disc).
+/// Per-disc state the step keeps beside the public [`Disc`].
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Motion {
     /// Speed `|vel|`, m/s, kept in closed form between impacts (no square root per step).
@@ -37,8 +41,49 @@ pub(crate) struct Motion {
     pub(crate) in_window: bool,
     /// Where the disc's current quiet run began (see [`Anchor`]).
     pub(crate) anchor: Anchor,
-    /// `mu m g R / I`, the angular deceleration per unit torque factor, rad/s^2.
+    /// `mu m g R / I` (`2 mu g / R` for a uniform disc), the angular deceleration per unit
+    /// torque factor, rad/s^2.
     pub(crate) spin_scale: f64,
+}
+
+impl Motion {
+    /// The state of `disc`, just added to a world on `board` at step boundary `step`: its
+    /// speed and direction read from its velocity, its support window, its spin scale, no
+    /// clearance yet (its first step measures it), and its anchor there.
+    pub(crate) fn new(disc: &Disc, board: &Board, physics: &Physics, step: u64) -> Motion {
+        let mut m = Motion {
+            clearance: f64::NEG_INFINITY,
+            window: board.support_window(disc.radius),
+            spin_scale: physics.slide_decel() * disc.mass * disc.radius / disc.inertia(),
+            ..Motion::default()
+        };
+        m.sync(disc);
+        m.set_anchor(disc, step);
+        m
+    }
+
+    /// Re-reads speed and direction from `disc.vel` after an impulse changed it.
+    pub(crate) fn sync(&mut self, disc: &Disc) {
+        self.speed = disc.vel.length();
+        self.dir = if self.speed > 0.0 {
+            disc.vel / self.speed
+        } else {
+            DVec2::ZERO
+        };
+    }
+
+    /// Makes the disc's current state the start of its quiet run, at step boundary `step`
+    /// (its place on its master curve not looked up yet: `Curve::Stale`).
+    #[inline]
+    pub(crate) fn set_anchor(&mut self, disc: &Disc, step: u64) {
+        self.anchor = Anchor {
+            step,
+            pos: disc.pos,
+            speed: self.speed,
+            clearance: self.clearance,
+            curve: Curve::Stale,
+        };
+    }
 }
 
 /// The state of a disc at the start of its current run of quiet steps: a step boundary
