@@ -16,7 +16,7 @@ use crate::io::strict::{Obj, present};
 use crate::montecarlo::ShotClass;
 use crate::montecarlo::flick::PlayerFlick;
 use crate::montecarlo::tally::Proportion;
-use crate::plan::search::GridSpec;
+use crate::plan::space::GridSpec;
 use crate::plan::{AimAt, Budget, Estimate, Grid, Objective, Plan, Request, Stage, Suggestion};
 use crate::play::run::FlickLog;
 use crate::rules::Ruleset;
