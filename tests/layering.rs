@@ -11,7 +11,7 @@
 //! | 2 model | `detmath`, `situation`, `noise`, `stats`, `montecarlo/`, `plan/`, `play/` |
 //! | 3 json | `io/` (every JSON reader and writer), `render/` |
 //! | 4 serve | `serve/` (the web server and its page) |
-//! | 5 cli | `lib.rs` (the public facade), `bin/` |
+//! | 5 cli | `lib.rs` (the public facade), `cli/` (the binary; `bin/` too) |
 //!
 //! An import is any `crate::`, `super::`, `self::` path, or a path that starts with a child
 //! module's name (in code and in string literals such as serde's `with = "..."`, not in
@@ -56,6 +56,7 @@ const LAYER_OF: &[(&str, usize)] = &[
     ("render", 3),
     ("serve", 4),
     ("bin", 5),
+    ("cli", 5),
 ];
 
 /// One source file: its path (`src/...`), module path and text.
