@@ -1,0 +1,176 @@
+//! What several commands share on their command lines: the `--compact` layout
+//! ([`LayoutArg`]), the parsers of counts, budgets and rule sets, and the pool of worker
+//! threads `--threads` asks for ([`pool`]).
+
+use super::failure::Failure;
+use clap::builder::TypedValueParser as _;
+use crokinole::io::Layout;
+use crokinole::rules::Ruleset;
+
+/// `--compact`, on every command that prints JSON.
+#[derive(clap::Args, Clone, Copy)]
+pub struct LayoutArg {
+    /// Print the JSON on one line, without spaces, instead of the readable layout.
+    #[arg(long)]
+    compact: bool,
+}
+
+impl LayoutArg {
+    pub fn layout(self) -> Layout {
+        if self.compact {
+            Layout::Compact
+        } else {
+            Layout::Readable
+        }
+    }
+}
+
+/// A count (`--samples`, `--games`, `--budget`): a positive integer, written plainly
+/// (`20000`, `20_000`) or in scientific notation (`2e4`, `1.5e6`) as long as the value is a
+/// whole number. A fraction is refused with the integer to write instead.
+pub fn count_parser(text: &str) -> Result<u64, String> {
+    match whole_number(text)? {
+        0 => Err(format!("`{text}` must be at least 1")),
+        n => Ok(n),
+    }
+}
+
+/// A whole number, 0 included, in the notations [`count_parser`] takes.
+fn whole_number(text: &str) -> Result<u64, String> {
+    let t = text.trim().replace('_', "");
+    let (mantissa, exp) = match t.find(['e', 'E']) {
+        Some(k) => (&t[..k], &t[k + 1..]),
+        None => (t.as_str(), "0"),
+    };
+    let exp: i32 = exp.strip_prefix('+').unwrap_or(exp).parse().map_err(|_| {
+        format!("`{text}` is not a count: write a whole number such as 20000 or 2e4")
+    })?;
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    if int.is_empty() && frac.is_empty()
+        || !int.chars().chain(frac.chars()).all(|c| c.is_ascii_digit())
+    {
+        return Err(format!(
+            "`{text}` is not a count: write a whole number such as 20000 or 2e4"
+        ));
+    }
+    // value = digits * 10^(exp - frac.len()), exactly, in integers.
+    let digits = format!("{int}{frac}");
+    let digits = digits.trim_start_matches('0');
+    let shift = exp - frac.len() as i32;
+    let (digits, shift) = {
+        let trimmed = digits.trim_end_matches('0');
+        let zeros = (digits.len() - trimmed.len()) as i32;
+        (trimmed, shift + zeros)
+    };
+    let value: Option<u64> = if digits.is_empty() {
+        Some(0)
+    } else if shift < 0 {
+        None
+    } else {
+        digits.parse::<u64>().ok().and_then(|d| {
+            10u64
+                .checked_pow(shift as u32)
+                .and_then(|p| d.checked_mul(p))
+        })
+    };
+    match value {
+        Some(v) => Ok(v),
+        None if shift < 0 => {
+            let approx: f64 = t.parse().unwrap_or(0.0);
+            Err(format!(
+                "`{text}` is not a whole number: a count is an integer; write {} or {} \
+                 (scientific notation is fine when the value is whole: 1e6, 2.5e4)",
+                approx.floor().max(1.0),
+                approx.ceil().max(1.0)
+            ))
+        }
+        None => Err(format!("`{text}` is too large (at most {})", u64::MAX)),
+    }
+}
+
+/// `--budget`: `Ts` (seconds) as the planner reads it, or a count as [`count_parser`].
+pub fn budget_parser(text: &str) -> Result<crokinole::plan::Budget, String> {
+    if text.trim().ends_with('s') {
+        return text.parse();
+    }
+    // The planner's own checks (its minimum budget) judge the number.
+    whole_number(text)?.to_string().parse()
+}
+
+/// The `--ruleset` values: `traditional` or `tournament`.
+pub fn ruleset_parser() -> impl clap::builder::TypedValueParser<Value = Ruleset> {
+    clap::builder::PossibleValuesParser::new(["traditional", "tournament"]).map(|s| {
+        if s == "tournament" {
+            Ruleset::Tournament
+        } else {
+            Ruleset::Traditional
+        }
+    })
+}
+
+/// Most worker threads any command starts: far more than any machine has cores (the
+/// output does not depend on the count), few enough that a typo like `--threads 100000`
+/// cannot exhaust memory or hang the start.
+const MAX_THREADS: u32 = 256;
+
+/// A pool of `threads` workers (all cores if `None`), at most [`MAX_THREADS`] (with a note
+/// on standard error when the request was larger).
+pub fn pool(threads: Option<u32>) -> Result<rayon::ThreadPool, Failure> {
+    let threads = threads.map(|n| {
+        if n > MAX_THREADS {
+            eprintln!("note: --threads {n} capped at {MAX_THREADS}; the output is the same");
+        }
+        n.min(MAX_THREADS)
+    });
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.map_or(0, |n| n as usize))
+        .build()
+        .map_err(|e| Failure::Io(format!("cannot start worker threads: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_are_whole_numbers_in_any_notation() {
+        for (text, n) in [
+            ("1", 1),
+            ("20000", 20_000),
+            ("20_000", 20_000),
+            ("1e6", 1_000_000),
+            ("1E6", 1_000_000),
+            ("1e+6", 1_000_000),
+            ("2.5e4", 25_000),
+            ("0.25e2", 25),
+            ("120e-1", 12),
+            ("1.000", 1),
+            ("18446744073709551615", u64::MAX),
+        ] {
+            assert_eq!(count_parser(text), Ok(n), "{text}");
+        }
+        for (text, says) in [
+            ("2.5", "write 2 or 3"),
+            ("1.5e-3", "not a whole number"),
+            ("0", "at least 1"),
+            ("0e9", "at least 1"),
+            ("1e20", "too large"),
+            ("abc", "not a count"),
+            ("1e", "not a count"),
+            ("-5", "not a count"),
+            ("", "not a count"),
+            (".", "not a count"),
+        ] {
+            let e = count_parser(text).unwrap_err();
+            assert!(e.contains(says), "{text}: {e}");
+        }
+        assert_eq!(
+            budget_parser("2e4"),
+            Ok(crokinole::plan::Budget::Samples(20_000))
+        );
+        assert_eq!(
+            budget_parser("1.5s"),
+            Ok(crokinole::plan::Budget::Seconds(1.5))
+        );
+    }
+}

@@ -1,0 +1,136 @@
+//! `crokinole render`: draw a shot, a Monte Carlo summary or a planner grid as SVG, after
+//! reading and checking the input; the default title names the input ([`file_label`],
+//! shared with `flick`).
+
+use super::failure::{Failure, in_file, of_kind};
+use super::output::{read_input, write_output};
+use super::progress::count_of;
+use clap::Subcommand;
+use crokinole::InputError;
+use crokinole::io::{FileKind, parse_plan, parse_shot_file, parse_study_file, parse_summary};
+use crokinole::trace::trace_shot;
+use std::path::{Path, PathBuf};
+
+/// The flags of `crokinole render`: what to draw, and where.
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    what: Render,
+    /// Write the SVG here instead of standard output.
+    #[arg(long, short, value_name = "PATH", global = true)]
+    output: Option<PathBuf>,
+    /// Title line of the picture (default: names the input).
+    #[arg(long, value_name = "TEXT", global = true)]
+    title: Option<String>,
+}
+
+/// What `crokinole render` draws.
+#[derive(Subcommand)]
+pub enum Render {
+    /// One shot of a shot file, simulated with a trace: paths, contacts, exits.
+    Shot {
+        /// Shot file to read, or `-` for standard input.
+        file: PathBuf,
+        /// Index of the shot in the file.
+        #[arg(long, value_name = "K", default_value_t = 0)]
+        shot: usize,
+    },
+    /// A Monte Carlo summary: the cloud of final positions and the class probabilities.
+    Montecarlo {
+        /// Summary file (`crokinole montecarlo` or `merge` output), or `-`.
+        summary: PathBuf,
+        /// The study file, to draw its board, position and intended shot.
+        #[arg(long, value_name = "FILE")]
+        study: Option<PathBuf>,
+        /// Magnify the board to where the discs ended up (the dots and the position).
+        #[arg(long)]
+        zoom: bool,
+    },
+    /// A `crokinole suggest` output: the heat map of its `grid`.
+    Suggest {
+        /// Suggest output to read, or `-`.
+        file: PathBuf,
+    },
+}
+
+/// The name a picture's title gives `file`: its file name, or `standard input` for `-`.
+pub fn file_label(file: &Path) -> String {
+    if file == Path::new("-") {
+        "standard input".to_string()
+    } else {
+        file.file_name().map_or_else(
+            || file.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        )
+    }
+}
+
+/// `crokinole render`: read and check the input, draw it, and only then write the SVG.
+pub fn run(a: Args) -> Result<(), Failure> {
+    use crokinole::render::{CloudView, heatmap_svg, shot_svg, study_cloud_svg};
+    let (what, title, output) = (a.what, a.title, a.output.as_deref());
+    let svg = match what {
+        Render::Shot { file, shot } => {
+            let text = read_input(&file)?;
+            let (board, physics, entries) = parse_shot_file(&text)
+                .map_err(|e| in_file(of_kind(e, &text, FileKind::Shots), &file))?;
+            let entry = entries.get(shot).ok_or_else(|| {
+                Failure::Input(InputError::new(
+                    "shot",
+                    format!(
+                        "no shot {shot}: `{}` has {}",
+                        file.display(),
+                        count_of(entries.len() as u64, "shot", "shots")
+                    ),
+                ))
+            })?;
+            let trace = trace_shot(&board, &physics, &entry.shot, 10)
+                .map_err(|e| in_file(e.in_shot(shot), &file))?;
+            let title = title.unwrap_or_else(|| format!("{}, shot {shot}", file_label(&file)));
+            shot_svg(&board, &trace, &title)
+        }
+        Render::Montecarlo {
+            summary,
+            study,
+            zoom,
+        } => {
+            let text = read_input(&summary)?;
+            let cloud = parse_summary(&text)
+                .map_err(|e| in_file(of_kind(e, &text, FileKind::Summary), &summary))?;
+            let study_file = study;
+            let study = match &study_file {
+                Some(path) => {
+                    let text = read_input(path)?;
+                    Some(
+                        parse_study_file(&text)
+                            .map_err(|e| in_file(of_kind(e, &text, FileKind::Study), path))?,
+                    )
+                }
+                None => None,
+            };
+            let named = study_file.as_deref().unwrap_or(&summary);
+            let title = title.unwrap_or_else(|| format!("Monte Carlo: {}", file_label(named)));
+            let view = if zoom {
+                CloudView::Zoom
+            } else {
+                CloudView::Board
+            };
+            study_cloud_svg(&cloud, study.as_ref(), &title, view)
+                .map_err(|e| in_file(e, &summary))?
+        }
+        Render::Suggest { file } => {
+            let text = read_input(&file)?;
+            let plan =
+                parse_plan(&text).map_err(|e| in_file(of_kind(e, &text, FileKind::Plan), &file))?;
+            let Some(grid) = &plan.grid else {
+                return Err(in_file(
+                    InputError::new("grid", "missing: this plan has no heat map"),
+                    &file,
+                ));
+            };
+            let title = title.unwrap_or_else(|| format!("Planner: {}", file_label(&file)));
+            heatmap_svg(grid, plan.top.first(), &title)
+        }
+    };
+    write_output(output, |w| w.write_all(svg.as_bytes()))
+}

@@ -1,0 +1,105 @@
+//! `crokinole suggest`: search a position for the best flick and print the top flicks
+//! with the heat map of the sweep (the plan, JSON).
+
+use super::args::{LayoutArg, budget_parser, pool};
+use super::failure::{Failure, of_kind};
+use super::output::{laid_out, read_input, write_output};
+use super::progress::{Progress, count_of, human_duration};
+use clap::builder::TypedValueParser as _;
+use crokinole::io::{FileKind, parse_suggest_file, plan_json};
+use std::path::PathBuf;
+
+/// The flags of `crokinole suggest`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Suggest file to read, or `-` for standard input.
+    file: PathBuf,
+    /// Simulated shots in all (`20000`, `2e4`), or seconds (`3s`: not reproducible;
+    /// the output gives the sample budget that reproduces it).
+    #[arg(long, value_name = "N|Ts", default_value = "20000", value_parser = budget_parser)]
+    budget: crokinole::plan::Budget,
+    /// Seed of the player's errors drawn by the search.
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    seed: u64,
+    /// Flicks to report.
+    #[arg(long, value_name = "K", default_value_t = 5,
+          value_parser = clap::value_parser!(u32).range(1..=50))]
+    top: u32,
+    /// What to maximise: the expected change in score difference, P(20), or
+    /// P(the shot disc stays in the 15 zone).
+    #[arg(long, value_name = "OBJECTIVE", default_value = "score",
+          value_parser = clap::builder::PossibleValuesParser::new(["score", "twenty", "fifteen"])
+              .map(|s| s.parse::<crokinole::plan::Objective>().unwrap_or_default()))]
+    objective: crokinole::plan::Objective,
+    /// Worker threads (default: all cores). The output does not depend on it.
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    threads: Option<u32>,
+    /// Write the plan here instead of standard output.
+    #[arg(long, short, value_name = "PATH")]
+    output: Option<PathBuf>,
+    #[command(flatten)]
+    layout: LayoutArg,
+}
+
+/// `crokinole suggest`: read and check the suggest file, plan on `threads` workers, print
+/// the plan.
+pub fn run(a: Args) -> Result<(), Failure> {
+    let (file, threads, layout, output) =
+        (&a.file, a.threads, a.layout.layout(), a.output.as_deref());
+    let config = crokinole::plan::PlanConfig {
+        objective: a.objective,
+        budget: a.budget,
+        seed: a.seed,
+        top: a.top as usize,
+        grid: true,
+    };
+    let text = read_input(file)?;
+    let request = parse_suggest_file(&text)
+        .map_err(|e| Failure::Input(of_kind(e, &text, FileKind::Suggest)))?;
+    note_blocked_offsets(&request);
+    let pool = pool(threads)?;
+    let progress = Progress::spinner("planning");
+    let plan = pool.install(|| crokinole::plan::suggest(&request, &config));
+    let plan = match plan {
+        Ok(plan) => plan,
+        Err(e) => {
+            progress.abandon();
+            return Err(Failure::Input(e));
+        }
+    };
+    progress.finish(|took| {
+        format!(
+            "planned in {}: {} of a budget of {}",
+            human_duration(took),
+            count_of(plan.samples_used, "sample", "samples"),
+            plan.budget_samples
+        )
+    });
+    let text = laid_out(plan_json(&plan), layout);
+    write_output(output, |w| w.write_all(text.as_bytes()))
+}
+
+/// A note on standard error when pegs or discs sit on the shooter's line inside the
+/// searched offsets: placements there are illegal, and the search silently skips them.
+fn note_blocked_offsets(request: &crokinole::plan::Request) {
+    let Ok(setup) = request.setup() else {
+        return; // the planner refuses it with the reason
+    };
+    let range = request.space.offset;
+    let blocked = setup.blocked_offsets(range);
+    if blocked.is_empty() {
+        return;
+    }
+    let parts: Vec<String> = blocked
+        .iter()
+        .map(|[a, b]| format!("[{a:.4}, {b:.4}]"))
+        .collect();
+    eprintln!(
+        "note: pegs or discs on seat {}'s shooting line block offsets {} m of the searched \
+         [{:.4}, {:.4}] m: no flick can start there, so none is searched",
+        setup.seat(),
+        parts.join(", "),
+        range[0],
+        range[1]
+    );
+}
