@@ -1,11 +1,37 @@
-//! What several commands share on their command lines: the `--compact` layout
-//! ([`LayoutArg`]), the parsers of counts, budgets and rule sets, and the pool of worker
-//! threads `--threads` asks for ([`pool`]).
+//! What several commands share on their command lines, declared once and flattened into
+//! each command's `Args`: `-j/--threads` ([`Threads`], and the pool of workers it asks
+//! for), `-o/--output` ([`Output`]), `--compact` ([`LayoutArg`]); and the parsers of
+//! counts, budgets and rule sets.
 
 use super::failure::Failure;
 use clap::builder::TypedValueParser as _;
 use crokinole::io::Layout;
 use crokinole::rules::Ruleset;
+use std::path::{Path, PathBuf};
+
+/// `-j/--threads N`, on every command that runs in parallel.
+#[derive(clap::Args, Clone, Copy)]
+pub struct Threads {
+    /// Worker threads (default: all cores). The output does not depend on it.
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    threads: Option<u32>,
+}
+
+/// `-o/--output PATH`, on every command that prints a file. The help names what is
+/// written: each command words it with `#[command(mut_arg("output", ...))]` on its `Args`.
+#[derive(clap::Args)]
+pub struct Output {
+    /// Write the output here instead of standard output.
+    #[arg(long, short, value_name = "PATH")]
+    output: Option<PathBuf>,
+}
+
+impl Output {
+    /// The file to write, or `None` for standard output.
+    pub fn path(&self) -> Option<&Path> {
+        self.output.as_deref()
+    }
+}
 
 /// `--compact`, on every command that prints JSON.
 #[derive(clap::Args, Clone, Copy)]
@@ -113,19 +139,21 @@ pub fn ruleset_parser() -> impl clap::builder::TypedValueParser<Value = Ruleset>
 /// cannot exhaust memory or hang the start.
 const MAX_THREADS: u32 = 256;
 
-/// A pool of `threads` workers (all cores if `None`), at most [`MAX_THREADS`] (with a note
-/// on standard error when the request was larger).
-pub fn pool(threads: Option<u32>) -> Result<rayon::ThreadPool, Failure> {
-    let threads = threads.map(|n| {
-        if n > MAX_THREADS {
-            eprintln!("note: --threads {n} capped at {MAX_THREADS}; the output is the same");
-        }
-        n.min(MAX_THREADS)
-    });
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.map_or(0, |n| n as usize))
-        .build()
-        .map_err(|e| Failure::Io(format!("cannot start worker threads: {e}")))
+impl Threads {
+    /// A pool of `--threads` workers (all cores if not given), at most [`MAX_THREADS`]
+    /// (with a note on standard error when the request was larger).
+    pub fn pool(self) -> Result<rayon::ThreadPool, Failure> {
+        let threads = self.threads.map(|n| {
+            if n > MAX_THREADS {
+                eprintln!("note: --threads {n} capped at {MAX_THREADS}; the output is the same");
+            }
+            n.min(MAX_THREADS)
+        });
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads.map_or(0, |n| n as usize))
+            .build()
+            .map_err(|e| Failure::Io(format!("cannot start worker threads: {e}")))
+    }
 }
 
 #[cfg(test)]

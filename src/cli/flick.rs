@@ -2,7 +2,7 @@
 //! or the flags) and print its outcome, judged by the rules when the file has a rule set;
 //! draw it (`--svg`) and write the shot file made (`--shot-out`) if asked.
 
-use super::args::LayoutArg;
+use super::args::{LayoutArg, Output};
 use super::failure::{Failure, in_file, of_kind};
 use super::output::{read_input, write_output};
 use super::progress::count_of;
@@ -17,6 +17,7 @@ use std::path::PathBuf;
 
 /// The flags of `crokinole flick`.
 #[derive(clap::Args)]
+#[command(mut_arg("output", |a| a.help("Write the outcome here instead of standard output")))]
 pub struct Args {
     /// A study file, or a suggest file (then --plan or --speed is needed), or `-`.
     file: PathBuf,
@@ -58,9 +59,8 @@ pub struct Args {
     /// Title of the picture (default: names the file and the flick).
     #[arg(long, value_name = "TEXT")]
     title: Option<String>,
-    /// Write the outcome here instead of standard output.
-    #[arg(long, short, value_name = "PATH")]
-    output: Option<PathBuf>,
+    #[command(flatten)]
+    output: Output,
     #[command(flatten)]
     layout: LayoutArg,
 }
@@ -218,7 +218,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
         verdicts.as_deref(),
         Printed::Json(a.layout.layout()),
     );
-    write_output(a.output.as_deref(), |w| w.write_all(text.as_bytes()))
+    write_output(a.output.path(), |w| w.write_all(text.as_bytes()))
 }
 
 /// A number for a title: at most 4 decimals, trailing zeros dropped.

@@ -1,7 +1,7 @@
 //! `crokinole merge`: combine the shard states of one study (`montecarlo --shard K/N`)
 //! into the summary one unsharded run prints.
 
-use super::args::LayoutArg;
+use super::args::{LayoutArg, Output};
 use super::failure::{Failure, of_kind};
 use super::montecarlo::Summarised;
 use super::output::{read_input, write_output};
@@ -12,6 +12,7 @@ use std::path::PathBuf;
 
 /// The flags of `crokinole merge`.
 #[derive(clap::Args)]
+#[command(mut_arg("output", |a| a.help("Write the summary here instead of standard output")))]
 pub struct Args {
     /// Shard state files, in any order.
     #[arg(required = true, value_name = "SHARD")]
@@ -22,15 +23,14 @@ pub struct Args {
     positions: bool,
     #[command(flatten)]
     layout: LayoutArg,
-    /// Write the summary here instead of standard output.
-    #[arg(long, short, value_name = "PATH")]
-    output: Option<PathBuf>,
+    #[command(flatten)]
+    output: Output,
 }
 
 /// `crokinole merge`: read every shard state, check that they belong together and cover
 /// the study exactly once, and print the summary one run would have printed.
 pub fn run(a: Args) -> Result<(), Failure> {
-    let (shards, output) = (&a.shards, a.output.as_deref());
+    let (shards, output) = (&a.shards, a.output.path());
     let summarised = Summarised {
         positions: a.positions,
         layout: a.layout.layout(),

@@ -3,7 +3,7 @@
 //! streamed to a file as they finish; Ctrl-C stops between chunks and summarises what
 //! finished. [`Summarised`] is shared with `merge`.
 
-use super::args::{LayoutArg, count_parser, pool};
+use super::args::{LayoutArg, Output, Threads, count_parser};
 use super::failure::{Failure, of_kind};
 use super::output::{laid_out, read_input, write_output};
 use super::progress::{Progress, count_of, human_duration};
@@ -19,6 +19,9 @@ use std::path::{Path, PathBuf};
 
 /// The flags of `crokinole montecarlo`.
 #[derive(clap::Args)]
+#[command(mut_arg("output", |a| {
+    a.help("Write the summary (or the shard state) here instead of standard output")
+}))]
 pub struct Args {
     /// Study file to read, or `-` for standard input.
     file: PathBuf,
@@ -28,9 +31,8 @@ pub struct Args {
     /// Seed of the player's error: same seed, same samples.
     #[arg(long, value_name = "S", default_value_t = 0)]
     seed: u64,
-    /// Worker threads (default: all cores). The output does not depend on it.
-    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-    threads: Option<u32>,
+    #[command(flatten)]
+    threads: Threads,
     /// Stream every sample's outcome to PATH as JSON lines, in sample order, written
     /// as it goes (a run stopped by Ctrl-C keeps every finished chunk); as CSV
     /// (one row per sample, columns in docs/montecarlo.md) when PATH ends in `.csv`.
@@ -46,9 +48,8 @@ pub struct Args {
     /// shard's state for `crokinole merge` instead of the summary.
     #[arg(long, value_name = "K/N")]
     shard: Option<Shard>,
-    /// Write the summary (or the shard state) here instead of standard output.
-    #[arg(long, short, value_name = "PATH")]
-    output: Option<PathBuf>,
+    #[command(flatten)]
+    output: Output,
 }
 
 /// What a summary (`montecarlo`, `merge`) prints: with the positions or not, in which
@@ -75,7 +76,7 @@ impl Summarised {
 /// lines (JSON, or CSV for a `.csv` path) to the samples file as it completes, and print
 /// the summary, or the shard's state with `--shard`.
 pub fn run(a: Args) -> Result<(), Failure> {
-    let (file, threads, output) = (&a.file, a.threads, a.output.as_deref());
+    let (file, threads, output) = (&a.file, a.threads, a.output.path());
     let plan: Result<Sampling, InputError> = Sampling::new(a.seed, a.samples, a.shard);
     let sharded = a.shard.is_some();
     let samples_out = a.samples_out.as_deref();
@@ -87,7 +88,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
     let study =
         parse_study_file(&text).map_err(|e| Failure::Input(of_kind(e, &text, FileKind::Study)))?;
     let plan = plan.map_err(Failure::Input)?;
-    let pool = pool(threads)?;
+    let pool = threads.pool()?;
     let csv =
         samples_out.is_some_and(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv")));
     let mut lines = match samples_out {

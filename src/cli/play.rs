@@ -2,7 +2,7 @@
 //! game) or the summary of many; Ctrl-C stops a run of many between chunks of games and
 //! summarises the games finished.
 
-use super::args::{LayoutArg, count_parser, pool, ruleset_parser};
+use super::args::{LayoutArg, Output, Threads, count_parser, ruleset_parser};
 use super::failure::Failure;
 use super::output::{laid_out, read_input, write_output};
 use super::progress::{Progress, count_of, human_duration};
@@ -15,10 +15,13 @@ use crokinole::play::{
 };
 use crokinole::rules::Ruleset;
 use crokinole::{Board, InputError, Physics};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The flags of `crokinole play`: the game flags, then the run's.
 #[derive(clap::Args)]
+#[command(mut_arg("output", |a| {
+    a.help("Write the log (or the summary) here instead of standard output")
+}))]
 pub struct Args {
     /// Players: 2, or 4 in two partnerships.
     #[arg(long, value_name = "N", default_value = "2",
@@ -48,12 +51,10 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = 100,
               value_parser = clap::value_parser!(u32).range(1..))]
     max_rounds: u32,
-    /// Worker threads (default: all cores). The output does not depend on it.
-    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-    threads: Option<u32>,
-    /// Write the log (or the summary) here instead of standard output.
-    #[arg(long, short, value_name = "PATH")]
-    output: Option<PathBuf>,
+    #[command(flatten)]
+    threads: Threads,
+    #[command(flatten)]
+    output: Output,
     #[command(flatten)]
     layout: LayoutArg,
 }
@@ -61,7 +62,7 @@ pub struct Args {
 /// `crokinole play`: read and check the noise and the strategies, then play the games on
 /// `threads` workers and print the game log (one game) or the summary (more).
 pub fn run(args: Args) -> Result<(), Failure> {
-    let (threads, layout, output) = (args.threads, args.layout.layout(), args.output.as_deref());
+    let (threads, layout, output) = (args.threads, args.layout.layout(), args.output.path());
     let noise = if is_inline_noise(&args.noise) {
         parse_noise(&args.noise)
     } else {
@@ -90,7 +91,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         max_rounds: args.max_rounds,
     };
     config.check().map_err(Failure::Input)?;
-    let pool = pool(threads)?;
+    let pool = threads.pool()?;
     let games = args.games;
     let text = if games == 1 {
         let progress = Progress::spinner("playing 1 game");

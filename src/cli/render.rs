@@ -2,6 +2,7 @@
 //! reading and checking the input; the default title names the input ([`file_label`],
 //! shared with `flick`).
 
+use super::args::Output;
 use super::failure::{Failure, in_file, of_kind};
 use super::output::{read_input, write_output};
 use super::progress::count_of;
@@ -13,12 +14,14 @@ use std::path::{Path, PathBuf};
 
 /// The flags of `crokinole render`: what to draw, and where.
 #[derive(clap::Args)]
+#[command(mut_arg("output", |a| {
+    a.help("Write the SVG here instead of standard output").global(true)
+}))]
 pub struct Args {
     #[command(subcommand)]
     what: Render,
-    /// Write the SVG here instead of standard output.
-    #[arg(long, short, value_name = "PATH", global = true)]
-    output: Option<PathBuf>,
+    #[command(flatten)]
+    output: Output,
     /// Title line of the picture (default: names the input).
     #[arg(long, value_name = "TEXT", global = true)]
     title: Option<String>,
@@ -68,7 +71,7 @@ pub fn file_label(file: &Path) -> String {
 /// `crokinole render`: read and check the input, draw it, and only then write the SVG.
 pub fn run(a: Args) -> Result<(), Failure> {
     use crokinole::render::{CloudView, heatmap_svg, shot_svg, study_cloud_svg};
-    let (what, title, output) = (a.what, a.title, a.output.as_deref());
+    let (what, title, output) = (a.what, a.title, a.output.path());
     let svg = match what {
         Render::Shot { file, shot } => {
             let text = read_input(&file)?;

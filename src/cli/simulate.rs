@@ -2,7 +2,7 @@
 //! either layout, or CSV), judged by the rules with `--rules`, traced with `--trace`. The
 //! outcome file's text is shared with `flick` ([`outcome_text`]).
 
-use super::args::{LayoutArg, pool, ruleset_parser};
+use super::args::{LayoutArg, Output, Threads, ruleset_parser};
 use super::failure::{Failure, of_kind};
 use super::output::{read_input, write_output};
 use crokinole::io::{
@@ -16,15 +16,14 @@ use std::path::PathBuf;
 
 /// The flags of `crokinole simulate`.
 #[derive(clap::Args)]
+#[command(mut_arg("output", |a| a.help("Write the outcome file here instead of standard output")))]
 pub struct Args {
     /// Shot file to read, or `-` for standard input.
     file: PathBuf,
-    /// Write the outcome file here instead of standard output.
-    #[arg(long, short, value_name = "PATH")]
-    output: Option<PathBuf>,
-    /// Worker threads (default: all cores). The output does not depend on it.
-    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-    threads: Option<u32>,
+    #[command(flatten)]
+    output: Output,
+    #[command(flatten)]
+    threads: Threads,
     /// Judge every shot by the rules: each shot needs `seat` (and `players` if 4);
     /// each outcome gains a `rules` object and its `discs` show the position after the
     /// rules (docs/play.md).
@@ -88,7 +87,7 @@ pub fn outcome_text(
 /// with `trace`, traced every that many steps) as `printed` asks. Nothing is written
 /// unless every shot is valid.
 pub fn run(a: Args) -> Result<(), Failure> {
-    let (file, output, threads, trace) = (&a.file, a.output.as_deref(), a.threads, a.trace);
+    let (file, output, threads, trace) = (&a.file, a.output.path(), a.threads, a.trace);
     let rules = a.rules.then_some(a.ruleset);
     let printed = if a.csv {
         Printed::Csv
@@ -104,7 +103,8 @@ pub fn run(a: Args) -> Result<(), Failure> {
     let shots: Vec<Shot> = entries.iter().map(|e| e.shot.clone()).collect();
     let traces = match trace {
         Some(every) => Some(
-            pool(threads)?
+            threads
+                .pool()?
                 .install(|| trace_batch(&board, &physics, &shots, every))
                 .into_iter()
                 .collect::<Result<Vec<_>, _>>()
@@ -132,9 +132,10 @@ fn run_shots(
     board: &Board,
     physics: &Physics,
     shots: &[Shot],
-    threads: Option<u32>,
+    threads: Threads,
 ) -> Result<Vec<Outcome>, Failure> {
-    pool(threads)?
+    threads
+        .pool()?
         .install(|| run_batch(board, physics, shots))
         .into_iter()
         .collect::<Result<Vec<_>, _>>()

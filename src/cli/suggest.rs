@@ -1,7 +1,7 @@
 //! `crokinole suggest`: search a position for the best flick and print the top flicks
 //! with the heat map of the sweep (the plan, JSON).
 
-use super::args::{LayoutArg, budget_parser, pool};
+use super::args::{LayoutArg, Output, Threads, budget_parser};
 use super::failure::{Failure, of_kind};
 use super::output::{laid_out, read_input, write_output};
 use super::progress::{Progress, count_of, human_duration};
@@ -11,6 +11,7 @@ use std::path::PathBuf;
 
 /// The flags of `crokinole suggest`.
 #[derive(clap::Args)]
+#[command(mut_arg("output", |a| a.help("Write the plan here instead of standard output")))]
 pub struct Args {
     /// Suggest file to read, or `-` for standard input.
     file: PathBuf,
@@ -31,12 +32,10 @@ pub struct Args {
           value_parser = clap::builder::PossibleValuesParser::new(["score", "twenty", "fifteen"])
               .map(|s| s.parse::<crokinole::plan::Objective>().unwrap_or_default()))]
     objective: crokinole::plan::Objective,
-    /// Worker threads (default: all cores). The output does not depend on it.
-    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-    threads: Option<u32>,
-    /// Write the plan here instead of standard output.
-    #[arg(long, short, value_name = "PATH")]
-    output: Option<PathBuf>,
+    #[command(flatten)]
+    threads: Threads,
+    #[command(flatten)]
+    output: Output,
     #[command(flatten)]
     layout: LayoutArg,
 }
@@ -44,8 +43,7 @@ pub struct Args {
 /// `crokinole suggest`: read and check the suggest file, plan on `threads` workers, print
 /// the plan.
 pub fn run(a: Args) -> Result<(), Failure> {
-    let (file, threads, layout, output) =
-        (&a.file, a.threads, a.layout.layout(), a.output.as_deref());
+    let (file, threads, layout, output) = (&a.file, a.threads, a.layout.layout(), a.output.path());
     let config = crokinole::plan::PlanConfig {
         objective: a.objective,
         budget: a.budget,
@@ -57,7 +55,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
     let request = parse_suggest_file(&text)
         .map_err(|e| Failure::Input(of_kind(e, &text, FileKind::Suggest)))?;
     note_blocked_offsets(&request);
-    let pool = pool(threads)?;
+    let pool = threads.pool()?;
     let progress = Progress::spinner("planning");
     let plan = pool.install(|| crokinole::plan::suggest(&request, &config));
     let plan = match plan {
