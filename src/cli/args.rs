@@ -4,10 +4,11 @@
 //! counts, budgets and rule sets.
 
 use super::failure::Failure;
-use clap::builder::TypedValueParser as _;
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use crokinole::io::Layout;
 use crokinole::rules::Ruleset;
 use std::path::{Path, PathBuf};
+use std::str::FromStr;
 
 /// `-j/--threads N`, on every command that runs in parallel.
 #[derive(clap::Args, Clone, Copy)]
@@ -123,15 +124,19 @@ pub fn budget_parser(text: &str) -> Result<crokinole::plan::Budget, String> {
     whole_number(text)?.to_string().parse()
 }
 
-/// The `--ruleset` values: `traditional` or `tournament`.
-pub fn ruleset_parser() -> impl clap::builder::TypedValueParser<Value = Ruleset> {
-    clap::builder::PossibleValuesParser::new(["traditional", "tournament"]).map(|s| {
-        if s == "tournament" {
-            Ruleset::Tournament
-        } else {
-            Ruleset::Traditional
-        }
-    })
+/// A flag taking one of a type's values by name: `names` are listed as the possible values
+/// in `--help` (anything else is refused with them), and each is read by the type's own
+/// `FromStr`, whose error goes through.
+pub fn named<T>(names: impl IntoIterator<Item = &'static str>) -> impl TypedValueParser<Value = T>
+where
+    T: FromStr<Err = String> + Clone + Send + Sync + 'static,
+{
+    PossibleValuesParser::new(names).try_map(|s| s.parse::<T>())
+}
+
+/// The `--ruleset` values: every rule set by its name (`traditional`, `tournament`).
+pub fn ruleset_parser() -> impl TypedValueParser<Value = Ruleset> {
+    named(Ruleset::ALL.map(Ruleset::name))
 }
 
 /// Most worker threads any command starts: far more than any machine has cores (the
@@ -200,5 +205,32 @@ mod tests {
             budget_parser("1.5s"),
             Ok(crokinole::plan::Budget::Seconds(1.5))
         );
+    }
+
+    /// `--name VALUE` parsed by `parser` on a one-flag command: the value, or clap's error.
+    fn parse_flag<T: Clone + Send + Sync + 'static>(
+        parser: impl TypedValueParser<Value = T>,
+        value: &str,
+    ) -> Result<T, String> {
+        let cmd = clap::Command::new("t").arg(clap::Arg::new("x").long("x").value_parser(parser));
+        cmd.try_get_matches_from(["t", "--x", value])
+            .map(|m| m.get_one::<T>("x").cloned().unwrap())
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn named_values_are_read_by_the_types_own_parser() {
+        for r in Ruleset::ALL {
+            assert_eq!(parse_flag(ruleset_parser(), r.name()), Ok(r));
+        }
+        let e = parse_flag(ruleset_parser(), "Tournament").unwrap_err();
+        assert!(
+            e.contains("[possible values: traditional, tournament]"),
+            "{e}"
+        );
+        // A listed name the type refuses is refused with the type's own message, never
+        // replaced by a default.
+        let e = parse_flag(named::<Ruleset>(["traditional", "doubles"]), "doubles").unwrap_err();
+        assert!(e.contains("unknown rule set `doubles`"), "{e}");
     }
 }
