@@ -1,13 +1,16 @@
 //! `crokinole suggest`: search a position for the best flick and print the top flicks
 //! with the heat map of the sweep (the plan, JSON).
 
-use super::args::{LayoutArg, Output, Threads, budget_parser};
+use super::args::{LayoutArg, Output, Threads, budget_parser, named};
 use super::failure::{Failure, of_kind};
 use super::output::{laid_out, read_input, write_output};
 use super::progress::{Progress, count_of, human_duration};
-use clap::builder::TypedValueParser as _;
 use crokinole::io::{FileKind, parse_suggest_file, plan_json};
+use crokinole::plan::Objective;
 use std::path::PathBuf;
+
+/// The `--objective` values, in the order `--help` lists them.
+const OBJECTIVES: [Objective; 3] = [Objective::Score, Objective::Twenty, Objective::Fifteen];
 
 /// The flags of `crokinole suggest`.
 #[derive(clap::Args)]
@@ -29,9 +32,8 @@ pub struct Args {
     /// What to maximise: the expected change in score difference, P(20), or
     /// P(the shot disc stays in the 15 zone).
     #[arg(long, value_name = "OBJECTIVE", default_value = "score",
-          value_parser = clap::builder::PossibleValuesParser::new(["score", "twenty", "fifteen"])
-              .map(|s| s.parse::<crokinole::plan::Objective>().unwrap_or_default()))]
-    objective: crokinole::plan::Objective,
+          value_parser = named::<Objective>(OBJECTIVES.map(Objective::name)))]
+    objective: Objective,
     #[command(flatten)]
     threads: Threads,
     #[command(flatten)]
@@ -100,4 +102,31 @@ fn note_blocked_offsets(request: &crokinole::plan::Request) {
         range[0],
         range[1]
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::{Args as _, FromArgMatches as _};
+
+    /// `--objective VALUE` as `crokinole suggest` reads it, or clap's message.
+    fn objective(value: &str) -> Result<Objective, String> {
+        Args::augment_args(clap::Command::new("suggest"))
+            .try_get_matches_from(["suggest", "plan.json", "--objective", value])
+            .and_then(|m| Args::from_arg_matches(&m))
+            .map(|a| a.objective)
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn every_objective_is_read_by_its_own_name() {
+        for o in OBJECTIVES {
+            assert_eq!(objective(o.name()), Ok(o));
+        }
+        let e = objective("Twenty").unwrap_err();
+        assert!(
+            e.contains("[possible values: score, twenty, fifteen]"),
+            "{e}"
+        );
+    }
 }
