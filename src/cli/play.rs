@@ -10,8 +10,8 @@ use super::signals::StopSignals;
 use clap::builder::TypedValueParser as _;
 use crokinole::io::{game_log_json, games_summary_json, parse_noise_json};
 use crokinole::play::{
-    DEFAULT_NOISE, DEFAULT_STRATEGIES, PlayConfig, Strategy, is_inline_noise, parse_noise,
-    parse_strategies,
+    DEFAULT_NOISE, DEFAULT_STRATEGIES, PlayConfig, PlayError, Strategy, is_inline_noise,
+    parse_noise, parse_strategies,
 };
 use crokinole::rules::Ruleset;
 use crokinole::{Board, InputError, Physics};
@@ -130,7 +130,12 @@ pub fn run(args: Args) -> Result<(), Failure> {
         }
         summary.map(|s| games_summary_json(&s))
     }
-    .map_err(|e: crokinole::play::PlayError| Failure::Io(format!("{e}")))?;
+    .map_err(|e| match e {
+        // The run refused (`--games` beyond `play::MAX_GAMES`): bad input, exit 2.
+        PlayError::Input(e) => Failure::Input(e),
+        // A game the engine could not finish (a strategy found no legal flick): exit 1.
+        e => Failure::Io(e.to_string()),
+    })?;
     let text = laid_out(text, layout);
     write_output(output, |w| w.write_all(text.as_bytes()))
 }
