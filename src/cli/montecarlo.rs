@@ -35,7 +35,7 @@ pub struct Args {
     threads: Threads,
     /// Stream every sample's outcome to PATH as JSON lines, in sample order, written
     /// as it goes (a run stopped by Ctrl-C keeps every finished chunk); as CSV
-    /// (one row per sample, columns in docs/montecarlo.md) when PATH ends in `.csv`.
+    /// (one row per sample, columns in docs/output.md) when PATH ends in `.csv`.
     #[arg(long, value_name = "PATH")]
     samples_out: Option<PathBuf>,
     /// Include the shot disc's final position and class for the first 10,000

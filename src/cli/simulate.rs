@@ -39,7 +39,7 @@ pub struct Args {
           value_parser = clap::value_parser!(u32).range(1..))]
     trace: Option<u32>,
     /// Print the outcomes as CSV, one row per disc per shot (columns in
-    /// docs/shot-file.md), instead of JSON.
+    /// docs/output.md), instead of JSON.
     #[arg(long, conflicts_with_all = ["trace", "compact"])]
     csv: bool,
     #[command(flatten)]
