@@ -1,7 +1,7 @@
 //! The JSON contract of `docs/shot-file.md`: reading shot files into library types
 //! (checked up front), writing outcome files, and the `params` block of defaults.
 //!
-//! The library never prints; the CLI (`src/bin/crokinole.rs`) reads, calls
+//! The library never prints; the CLI (`src/cli/simulate.rs`) reads, calls
 //! [`parse_shot_file`], runs the shots and calls [`write_outcomes`].
 
 mod csv;
