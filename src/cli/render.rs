@@ -9,6 +9,7 @@ use super::progress::count_of;
 use clap::Subcommand;
 use crokinole::InputError;
 use crokinole::io::{FileKind, parse_plan, parse_shot_file, parse_study_file, parse_summary};
+use crokinole::render::{CloudView, heatmap_svg, shot_svg, study_cloud_svg};
 use crokinole::trace::trace_shot;
 use std::path::{Path, PathBuf};
 
@@ -70,70 +71,80 @@ pub fn file_label(file: &Path) -> String {
 
 /// `crokinole render`: read and check the input, draw it, and only then write the SVG.
 pub fn run(a: Args) -> Result<(), Failure> {
-    use crokinole::render::{CloudView, heatmap_svg, shot_svg, study_cloud_svg};
-    let (what, title, output) = (a.what, a.title, a.output.path());
-    let svg = match what {
-        Render::Shot { file, shot } => {
-            let text = read_input(&file)?;
-            let (board, physics, entries) = parse_shot_file(&text)
-                .map_err(|e| in_file(of_kind(e, &text, FileKind::Shots), &file))?;
-            let entry = entries.get(shot).ok_or_else(|| {
-                Failure::Input(InputError::new(
-                    "shot",
-                    format!(
-                        "no shot {shot}: `{}` has {}",
-                        file.display(),
-                        count_of(entries.len() as u64, "shot", "shots")
-                    ),
-                ))
-            })?;
-            let trace = trace_shot(&board, &physics, &entry.shot, 10)
-                .map_err(|e| in_file(e.in_shot(shot), &file))?;
-            let title = title.unwrap_or_else(|| format!("{}, shot {shot}", file_label(&file)));
-            shot_svg(&board, &trace, &title)
-        }
+    let (title, output) = (a.title, a.output.path());
+    let svg = match a.what {
+        Render::Shot { file, shot } => shot_picture(&file, shot, title)?,
         Render::Montecarlo {
             summary,
             study,
             zoom,
-        } => {
-            let text = read_input(&summary)?;
-            let cloud = parse_summary(&text)
-                .map_err(|e| in_file(of_kind(e, &text, FileKind::Summary), &summary))?;
-            let study_file = study;
-            let study = match &study_file {
-                Some(path) => {
-                    let text = read_input(path)?;
-                    Some(
-                        parse_study_file(&text)
-                            .map_err(|e| in_file(of_kind(e, &text, FileKind::Study), path))?,
-                    )
-                }
-                None => None,
-            };
-            let named = study_file.as_deref().unwrap_or(&summary);
-            let title = title.unwrap_or_else(|| format!("Monte Carlo: {}", file_label(named)));
-            let view = if zoom {
-                CloudView::Zoom
-            } else {
-                CloudView::Board
-            };
-            study_cloud_svg(&cloud, study.as_ref(), &title, view)
-                .map_err(|e| in_file(e, &summary))?
-        }
-        Render::Suggest { file } => {
-            let text = read_input(&file)?;
-            let plan =
-                parse_plan(&text).map_err(|e| in_file(of_kind(e, &text, FileKind::Plan), &file))?;
-            let Some(grid) = &plan.grid else {
-                return Err(in_file(
-                    InputError::new("grid", "missing: this plan has no heat map"),
-                    &file,
-                ));
-            };
-            let title = title.unwrap_or_else(|| format!("Planner: {}", file_label(&file)));
-            heatmap_svg(grid, plan.top.first(), &title)
-        }
+        } => cloud_picture(&summary, study.as_deref(), zoom, title)?,
+        Render::Suggest { file } => grid_picture(&file, title)?,
     };
     write_output(output, |w| w.write_all(svg.as_bytes()))
+}
+
+/// `render shot`: shot `shot` of a shot file, simulated with a trace.
+fn shot_picture(file: &Path, shot: usize, title: Option<String>) -> Result<String, Failure> {
+    let text = read_input(file)?;
+    let (board, physics, entries) =
+        parse_shot_file(&text).map_err(|e| in_file(of_kind(e, &text, FileKind::Shots), file))?;
+    let entry = entries.get(shot).ok_or_else(|| {
+        Failure::Input(InputError::new(
+            "shot",
+            format!(
+                "no shot {shot}: `{}` has {}",
+                file.display(),
+                count_of(entries.len() as u64, "shot", "shots")
+            ),
+        ))
+    })?;
+    let trace = trace_shot(&board, &physics, &entry.shot, 10)
+        .map_err(|e| in_file(e.in_shot(shot), file))?;
+    let title = title.unwrap_or_else(|| format!("{}, shot {shot}", file_label(file)));
+    Ok(shot_svg(&board, &trace, &title))
+}
+
+/// `render montecarlo`: the cloud of a summary, on the study's board if given.
+fn cloud_picture(
+    summary: &Path,
+    study_file: Option<&Path>,
+    zoom: bool,
+    title: Option<String>,
+) -> Result<String, Failure> {
+    let text = read_input(summary)?;
+    let cloud =
+        parse_summary(&text).map_err(|e| in_file(of_kind(e, &text, FileKind::Summary), summary))?;
+    let study = match study_file {
+        Some(path) => {
+            let text = read_input(path)?;
+            Some(
+                parse_study_file(&text)
+                    .map_err(|e| in_file(of_kind(e, &text, FileKind::Study), path))?,
+            )
+        }
+        None => None,
+    };
+    let named = study_file.unwrap_or(summary);
+    let title = title.unwrap_or_else(|| format!("Monte Carlo: {}", file_label(named)));
+    let view = if zoom {
+        CloudView::Zoom
+    } else {
+        CloudView::Board
+    };
+    study_cloud_svg(&cloud, study.as_ref(), &title, view).map_err(|e| in_file(e, summary))
+}
+
+/// `render suggest`: the heat map of a plan's grid.
+fn grid_picture(file: &Path, title: Option<String>) -> Result<String, Failure> {
+    let text = read_input(file)?;
+    let plan = parse_plan(&text).map_err(|e| in_file(of_kind(e, &text, FileKind::Plan), file))?;
+    let Some(grid) = &plan.grid else {
+        return Err(in_file(
+            InputError::new("grid", "missing: this plan has no heat map"),
+            file,
+        ));
+    };
+    let title = title.unwrap_or_else(|| format!("Planner: {}", file_label(file)));
+    Ok(heatmap_svg(grid, plan.top.first(), &title))
 }
