@@ -836,3 +836,124 @@ fn position_pictures_label_the_zones_and_draw_the_discs_where_they_stand() {
     assert_eq!(zone_labels(&doc).len(), 4);
     assert!(empty.contains("no discs"));
 }
+
+#[test]
+fn render_board_draws_a_files_position_and_refuses_bad_input() {
+    let svg_of = |args: &[&str]| {
+        let r = run(args, None);
+        assert_eq!(r.code, Some(0), "{args:?}: {}", r.stderr);
+        assert!(r.stderr.is_empty(), "{}", r.stderr);
+        String::from_utf8(r.stdout).unwrap()
+    };
+    let centres = |svg: &str| -> Vec<(f64, f64)> {
+        let doc = roxmltree::Document::parse(svg).unwrap();
+        drawn_discs(&doc).into_iter().map(|d| d.1).collect()
+    };
+    let mm = |p: DVec2| ((p.x * 1e4).round() / 10.0, (-p.y * 1e4).round() / 10.0);
+
+    // No file: the empty tournament board, its zones labelled.
+    let empty = svg_of(&["render", "board"]);
+    let doc = roxmltree::Document::parse(&empty).unwrap();
+    assert_eq!(zone_labels(&doc).len(), 4);
+    assert!(centres(&empty).is_empty());
+    assert!(empty.contains(">The tournament board</text>"));
+
+    // A suggest file: its position, the seat to shoot in the title.
+    let guarded = fixture("suggest/guarded.json");
+    let svg = svg_of(&["render", "board", guarded.to_str().unwrap()]);
+    let request = crokinole::io::parse_suggest_file(&read("suggest/guarded.json")).unwrap();
+    let expect: Vec<_> = request.situation.discs.iter().map(|d| mm(d.pos)).collect();
+    assert_eq!(centres(&svg), expect);
+    assert!(svg.contains(">Board: guarded.json, seat 2 to shoot</text>"));
+
+    // A study file, from standard input.
+    let r = run(
+        &["render", "board", "-"],
+        Some(&read("montecarlo/takeout.json")),
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let svg = String::from_utf8(r.stdout).unwrap();
+    let study = crokinole::io::parse_study_file(&read("montecarlo/takeout.json")).unwrap();
+    let expect: Vec<_> = study
+        .spec()
+        .situation
+        .discs
+        .iter()
+        .map(|d| mm(d.pos))
+        .collect();
+    assert_eq!(centres(&svg), expect);
+
+    // A shot file's shot K: its discs at rest, not the flicked disc; -o writes the same.
+    let example = fixture("example.json");
+    let out = tmp("board.svg");
+    let svg = svg_of(&["render", "board", example.to_str().unwrap(), "--shot", "3"]);
+    let (_, _, shots) = shots("example.json");
+    let expect: Vec<_> = shots[3].discs.iter().map(|d| mm(d.pos)).collect();
+    assert_eq!(expect.len(), 3);
+    assert_eq!(centres(&svg), expect);
+    assert!(svg.contains(">Board: example.json, shot 3</text>"));
+    svg_of(&[
+        "render",
+        "board",
+        example.to_str().unwrap(),
+        "--shot",
+        "3",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), svg);
+
+    // Bad input: exit 2, the file, the field and the problem named, nothing written.
+    let missing = tmp("never-board.svg");
+    let o = missing.to_str().unwrap();
+    run(
+        &[
+            "render",
+            "board",
+            example.to_str().unwrap(),
+            "--shot",
+            "9",
+            "-o",
+            o,
+        ],
+        None,
+    )
+    .assert_refused("--shot 9", &["field `shot`", "no shot 9", "has 4 shots"]);
+    let summary = fixture("montecarlo/golden-takeout-summary.json");
+    run(
+        &["render", "board", summary.to_str().unwrap(), "-o", o],
+        None,
+    )
+    .assert_refused(
+        "a summary",
+        &[
+            "looks like a Monte Carlo summary",
+            "golden-takeout-summary.json",
+        ],
+    );
+    run(
+        &[
+            "render",
+            "board",
+            guarded.to_str().unwrap(),
+            "--shot",
+            "1",
+            "-o",
+            o,
+        ],
+        None,
+    )
+    .assert_refused(
+        "--shot with a suggest file",
+        &["`--shot K`", "guarded.json"],
+    );
+    run(&["render", "board", "--shot", "1", "-o", o], None)
+        .assert_refused("--shot without a file", &["`--shot K`"]);
+    let off = r#"{"shots": [{"discs": [{"team": 0, "pos": [0.5, 0.0]}],
+        "shooter": {"team": 0, "pos": [0.0, -0.3048], "vel": [0.0, 1.0]}}]}"#;
+    run(&["render", "board", "-", "-o", o], Some(off)).assert_refused(
+        "a disc off the board",
+        &["shots[0].discs[0].pos", "off the playing surface"],
+    );
+    assert!(!missing.exists());
+}

@@ -87,7 +87,8 @@ enum Command {
     /// given override the file's flick. The outcome is the outcome file `simulate` prints
     /// for the shot (judged by the rules when the file has a rule set); docs/flick.md.
     Flick(flick::Args),
-    /// Draw a shot, a Monte Carlo summary or a planner grid as SVG (docs/render.md).
+    /// Draw a position, a shot, a Monte Carlo summary or a planner grid as SVG
+    /// (docs/render.md).
     Render(render::Args),
     /// Serve an interactive board in the browser: set up a position, flick, watch the
     /// engine's shot, ask for a Monte Carlo study or a suggestion, replay a game
