@@ -447,3 +447,35 @@ fn bad_command_lines_are_refused() {
         r.stderr
     );
 }
+
+/// The `--help` of each CSV flag names the page that lists its columns: docs/output.md
+/// (it once named docs/shot-file.md and docs/montecarlo.md, which have no columns).
+#[test]
+fn csv_flags_point_to_the_page_with_the_columns() {
+    let output_md =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/output.md"))
+            .unwrap();
+    for (command, flag, column) in [
+        (
+            "simulate",
+            "--csv",
+            "`shot,disc,team,x,y,state,time,steps,cut_off`",
+        ),
+        ("montecarlo", "--samples-out", "| `sample` |"),
+    ] {
+        let r = run(&[command, "--help"], None);
+        assert_eq!(r.code, Some(0), "{}", r.stderr);
+        let help = String::from_utf8(r.stdout).unwrap();
+        let line = help
+            .lines()
+            .skip_while(|l| !l.contains(flag))
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(
+            line.contains("columns in docs/output.md"),
+            "{command} {flag}: {line}"
+        );
+        assert!(output_md.contains(column), "docs/output.md lacks {column}");
+    }
+}

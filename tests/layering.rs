@@ -45,7 +45,7 @@ const LAYERS: &Table = &[
     ("json", &[&["io", "render"]]),
     ("jobs", &[&["jobs"]]),
     ("serve", &[&["serve"]]),
-    ("cli", &[&["bin", "lib"]]),
+    ("cli", &[&["cli", "lib"]]),
 ];
 
 /// The lowest layer in which serde may appear (it and every layer above).
@@ -130,7 +130,7 @@ struct Import {
 }
 
 /// The module path of a file under `src/`: `src/a/b.rs` is `a::b`, `src/a/mod.rs` is `a`,
-/// `src/lib.rs` is the root, `src/bin/x.rs` is `bin::x` (the binary crate, by convention).
+/// `src/lib.rs` is the root, `src/cli/x.rs` is `cli::x` (the binary crate, in its folder).
 fn module_of(path: &str) -> Vec<String> {
     let rel = path.strip_prefix("src/").expect("a path under src/");
     let rel = rel.strip_suffix(".rs").expect("a .rs file");
@@ -789,7 +789,7 @@ mod checker {
             ("src/lib.rs", "pub mod io;\npub mod serve;\n"),
             ("src/io/mod.rs", "use crate::serve::route;\n"),
             ("src/serve/mod.rs", "use crate::io::x;\npub fn route() {}\n"),
-            ("src/bin/crokinole.rs", "use crokinole::serve::route;\n"),
+            ("src/cli/main.rs", "use crokinole::serve::route;\n"),
         ]);
         assert_eq!(v.len(), 2, "{v:?}");
         assert!(

@@ -617,3 +617,14 @@ fn bad_flags_are_refused() {
         assert!(r.stderr.contains(fragment), "{args:?}: {}", r.stderr);
     }
 }
+
+/// More games than one run plays (`play::MAX_GAMES`) is bad input like every other refused
+/// flag: exit 2 with the field named, nothing printed; not 1, the exit of a read or write
+/// failure.
+#[test]
+fn too_many_games_are_refused_as_bad_input() {
+    run(&["play", "--games", "2e6"]).assert_refused(
+        "--games 2e6",
+        &["field `games`", "must be 1 to 1e6", "got 2000000"],
+    );
+}

@@ -9,6 +9,8 @@
 //!   probabilities (the summary read by [`crate::io::parse_summary`]).
 //! - [`heatmap_svg`]: the expected value of a `crokinole suggest` grid over aim and speed
 //!   (the plan read by [`crate::io::parse_plan`]).
+//! - [`position_svg`]: a position with no shot: the board with its scoring zones labelled
+//!   and the discs at rest, each with the zone it scores in.
 //!
 //! The pictures take the library's own types ([`StudySummary`], [`Grid`]): the files are
 //! read by the JSON layer's one reader per format, never here.
@@ -20,6 +22,7 @@
 pub mod board;
 pub mod cloud;
 pub mod heatmap;
+pub mod position;
 pub mod shot;
 pub mod svg;
 
@@ -27,4 +30,5 @@ pub use crate::montecarlo::tally::StudySummary;
 pub use crate::plan::Grid;
 pub use cloud::{CloudView, class_colour, cloud_svg, study_cloud_svg};
 pub use heatmap::heatmap_svg;
+pub use position::position_svg;
 pub use shot::shot_svg;

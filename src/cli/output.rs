@@ -1,0 +1,108 @@
+//! Reading the input and writing the output, the same for every command: [`read_input`]
+//! (a file or standard input, as UTF-8), [`write_output`] (standard output, or a file
+//! written whole or not at all), and [`laid_out`] (the JSON in the layout `--compact`
+//! asks for).
+
+use super::failure::Failure;
+use crokinole::InputError;
+use crokinole::io::{Layout, compact_json};
+use std::io::{BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+
+/// `text` (JSON in its readable layout) as `layout` asks.
+pub fn laid_out(text: String, layout: Layout) -> String {
+    match layout {
+        Layout::Readable => text,
+        Layout::Compact => compact_json(&text),
+    }
+}
+
+/// The text of `file` (`-` is standard input).
+pub fn read_input(file: &Path) -> Result<String, Failure> {
+    let mut bytes = Vec::new();
+    let read = if file == Path::new("-") {
+        std::io::stdin().lock().read_to_end(&mut bytes)
+    } else {
+        std::fs::File::open(file).and_then(|mut f| f.read_to_end(&mut bytes))
+    };
+    read.map_err(|e| Failure::Io(format!("cannot read `{}`: {e}", file.display())))?;
+    String::from_utf8(bytes).map_err(|e| {
+        Failure::Input(InputError::new(
+            "file",
+            format!(
+                "not valid UTF-8 (bad byte at offset {})",
+                e.utf8_error().valid_up_to()
+            ),
+        ))
+    })
+}
+
+/// Runs `write` on a buffered `output` file, or standard output if `None`, and flushes. A
+/// file is written under a temporary name beside it and renamed into place once complete,
+/// so a failed write never leaves a truncated file behind. A closed pipe on standard
+/// output ends the command quietly ([`Failure::BrokenPipe`]).
+pub fn write_output(
+    output: Option<&Path>,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<(), Failure> {
+    let Some(path) = output else {
+        if stdout_was_closed() {
+            return Err(Failure::Io(
+                "cannot write standard output: it was closed when the command started; \
+                 redirect it (`> FILE`, `> /dev/null`) or give `--output FILE`"
+                    .into(),
+            ));
+        }
+        let mut w = BufWriter::new(std::io::stdout().lock());
+        return write(&mut w)
+            .and_then(|()| w.flush())
+            .map_err(|e| write_failure("standard output", e));
+    };
+    let name = format!("`{}`", path.display());
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(format!(".tmp-{}", std::process::id()));
+    let tmp = PathBuf::from(tmp);
+    let written = std::fs::File::create(&tmp).and_then(|file| {
+        let mut w = BufWriter::new(file);
+        write(&mut w)?;
+        w.into_inner()
+            .map_err(|e| e.into_error())
+            .and_then(|f| f.sync_all())
+    });
+    match written.and_then(|()| std::fs::rename(&tmp, path)) {
+        Ok(()) => Ok(()),
+        Err(e) => {
+            let _ = std::fs::remove_file(&tmp);
+            Err(write_failure(&name, e))
+        }
+    }
+}
+
+/// Whether standard output was closed when the process started (`crokinole ... >&-`).
+///
+/// Rust's runtime reopens a closed descriptor 0-2 on `/dev/null` before `main`, read-write,
+/// so writes to it would succeed and the output vanish with exit status 0. A shell's
+/// `> /dev/null` opens it write-only, so `/dev/null` open read-write on descriptor 1 is
+/// taken as "was closed" (Linux, from `/proc/self`; elsewhere never).
+fn stdout_was_closed() -> bool {
+    if !cfg!(target_os = "linux") {
+        return false;
+    }
+    let is_null = std::fs::read_link("/proc/self/fd/1").is_ok_and(|p| p == Path::new("/dev/null"));
+    let read_write = || {
+        let info = std::fs::read_to_string("/proc/self/fdinfo/1").ok()?;
+        let flags = info.lines().find_map(|l| l.strip_prefix("flags:"))?;
+        let flags = u32::from_str_radix(flags.trim(), 8).ok()?;
+        Some(flags & 0o3 == 0o2)
+    };
+    is_null && read_write() == Some(true)
+}
+
+/// The failure for a write to `name` that failed with `e`.
+fn write_failure(name: &str, e: std::io::Error) -> Failure {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        Failure::BrokenPipe
+    } else {
+        Failure::Io(format!("cannot write {name}: {e}"))
+    }
+}

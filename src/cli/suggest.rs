@@ -1,0 +1,131 @@
+//! `crokinole suggest`: search a position for the best flick and print the top flicks
+//! with the heat map of the sweep (the plan, JSON).
+
+use super::args::{LayoutArg, Output, Threads, budget_parser, named};
+use super::failure::Failure;
+use super::output::{read_input, write_output};
+use super::progress::{Progress, count_of, human_duration};
+use crokinole::jobs;
+use crokinole::plan::Objective;
+use std::path::PathBuf;
+
+/// The `--objective` values, in the order `--help` lists them.
+const OBJECTIVES: [Objective; 3] = [Objective::Score, Objective::Twenty, Objective::Fifteen];
+
+/// The flags of `crokinole suggest`.
+#[derive(clap::Args)]
+#[command(mut_arg("output", |a| a.help("Write the plan here instead of standard output")))]
+pub struct Args {
+    /// Suggest file to read, or `-` for standard input.
+    file: PathBuf,
+    /// Simulated shots in all (`20000`, `2e4`), or seconds (`3s`: not reproducible;
+    /// the output gives the sample budget that reproduces it).
+    #[arg(long, value_name = "N|Ts", default_value = "20000", value_parser = budget_parser)]
+    budget: crokinole::plan::Budget,
+    /// Seed of the player's errors drawn by the search.
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    seed: u64,
+    /// Flicks to report.
+    #[arg(long, value_name = "K", default_value_t = 5,
+          value_parser = clap::value_parser!(u32).range(1..=50))]
+    top: u32,
+    /// What to maximise: the expected change in score difference, P(20), or
+    /// P(the shot disc stays in the 15 zone).
+    #[arg(long, value_name = "OBJECTIVE", default_value = "score",
+          value_parser = named::<Objective>(OBJECTIVES.map(Objective::name)))]
+    objective: Objective,
+    #[command(flatten)]
+    threads: Threads,
+    #[command(flatten)]
+    output: Output,
+    #[command(flatten)]
+    layout: LayoutArg,
+}
+
+/// `crokinole suggest`: read and check the suggest file, plan on `threads` workers, print
+/// the plan.
+pub fn run(a: Args) -> Result<(), Failure> {
+    let (file, threads, layout, output) = (&a.file, a.threads, a.layout.layout(), a.output.path());
+    let config = crokinole::plan::PlanConfig {
+        objective: a.objective,
+        budget: a.budget,
+        seed: a.seed,
+        top: a.top as usize,
+        grid: true,
+    };
+    let text = read_input(file)?;
+    let request = jobs::plan::read(&text).map_err(Failure::Input)?;
+    note_blocked_offsets(&request);
+    let pool = threads.pool()?;
+    let progress = Progress::spinner("planning");
+    let plan = pool.install(|| jobs::plan::plan(&request, &config));
+    let plan = match plan {
+        Ok(plan) => plan,
+        Err(e) => {
+            progress.abandon();
+            return Err(Failure::Input(e));
+        }
+    };
+    progress.finish(|took| {
+        format!(
+            "planned in {}: {} of a budget of {}",
+            human_duration(took),
+            count_of(plan.samples_used, "sample", "samples"),
+            plan.budget_samples
+        )
+    });
+    let text = jobs::plan::text(&plan, layout);
+    write_output(output, |w| w.write_all(text.as_bytes()))
+}
+
+/// A note on standard error when pegs or discs sit on the shooter's line inside the
+/// searched offsets: placements there are illegal, and the search silently skips them.
+fn note_blocked_offsets(request: &crokinole::plan::Request) {
+    let Ok(setup) = request.setup() else {
+        return; // the planner refuses it with the reason
+    };
+    let range = request.space.offset;
+    let blocked = setup.blocked_offsets(range);
+    if blocked.is_empty() {
+        return;
+    }
+    let parts: Vec<String> = blocked
+        .iter()
+        .map(|[a, b]| format!("[{a:.4}, {b:.4}]"))
+        .collect();
+    eprintln!(
+        "note: pegs or discs on seat {}'s shooting line block offsets {} m of the searched \
+         [{:.4}, {:.4}] m: no flick can start there, so none is searched",
+        setup.seat(),
+        parts.join(", "),
+        range[0],
+        range[1]
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::{Args as _, FromArgMatches as _};
+
+    /// `--objective VALUE` as `crokinole suggest` reads it, or clap's message.
+    fn objective(value: &str) -> Result<Objective, String> {
+        Args::augment_args(clap::Command::new("suggest"))
+            .try_get_matches_from(["suggest", "plan.json", "--objective", value])
+            .and_then(|m| Args::from_arg_matches(&m))
+            .map(|a| a.objective)
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn every_objective_is_read_by_its_own_name() {
+        for o in OBJECTIVES {
+            assert_eq!(objective(o.name()), Ok(o));
+        }
+        let e = objective("Twenty").unwrap_err();
+        assert!(
+            e.contains("[possible values: score, twenty, fifteen]"),
+            "{e}"
+        );
+    }
+}
