@@ -85,6 +85,9 @@ enum Command {
     },
     /// Print the default `board` and `physics` blocks in shot-file form.
     Params {
+        /// Print the named skill levels instead (docs/skill.md).
+        #[arg(long)]
+        skills: bool,
         #[command(flatten)]
         layout: LayoutArg,
     },
@@ -475,7 +478,7 @@ fn main() -> ExitCode {
                 Printed::Json(layout.layout())
             },
         ),
-        Command::Params { layout } => params(layout.layout()),
+        Command::Params { skills, layout } => params(skills, layout.layout()),
         Command::Montecarlo {
             file,
             samples,
@@ -633,9 +636,14 @@ fn simulate(
     write_output(output, |w| w.write_all(text.as_bytes()))
 }
 
-/// `crokinole params`: the defaults, in the form a shot file's blocks take.
-fn params(layout: Layout) -> Result<(), Failure> {
-    let text = params_json(&Board::tournament(), &Physics::default()) + "\n";
+/// `crokinole params`: the defaults, in the form a shot file's blocks take; with
+/// `--skills`, the named skill levels.
+fn params(skills: bool, layout: Layout) -> Result<(), Failure> {
+    let text = if skills {
+        crokinole::io::skills_json()
+    } else {
+        params_json(&Board::tournament(), &Physics::default()) + "\n"
+    };
     let text = laid_out(text, layout);
     write_output(None, |w| w.write_all(text.as_bytes()))
 }
