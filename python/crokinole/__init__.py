@@ -41,6 +41,7 @@ __all__ = [
     "params",
     "play",
     "render_shot",
+    "skills",
     "simulate_file",
     "study",
     "study_flicks",
@@ -71,8 +72,9 @@ def _text(source: Source) -> tuple[str, Optional[str]]:
 
 
 def _noise(noise: Union[str, Mapping[str, float], None]) -> str:
-    """A noise model in the command line's form: ``none``, ``offset=..,aim=..``, or a dict
-    with the keys ``offset`` (m), ``aim`` (rad), ``speed`` (fraction), ``spin`` (rad/s)."""
+    """A noise model in the command line's form: ``none``, a skill level's name
+    (``"competitive"``, see :func:`skills`), ``offset=..,aim=..``, or a dict with the keys
+    ``offset`` (m), ``aim`` (rad), ``speed`` (fraction), ``spin`` (rad/s)."""
     if noise is None:
         return "none"
     if isinstance(noise, str):
@@ -125,6 +127,16 @@ class Svg(str):
 def params() -> dict:
     """The default ``board`` and ``physics`` blocks (what ``crokinole params`` prints)."""
     return json.loads(Engine().params_json())
+
+
+def skills() -> dict:
+    """The named skill levels (what ``crokinole params --skills`` prints, docs/skill.md):
+    ``levels`` (name, target open-20 rate, scale, ``noise`` widths, best speed, the
+    measured ``open20`` rate with its 95 % interval, source), the reference ``mix``, and the
+    ``seed`` and ``samples`` of the measurements. A level's name goes wherever a noise
+    does: ``"noise": "competitive"`` in a study or suggest dict, ``noise="elite"`` in
+    :func:`play` and the Gymnasium environment."""
+    return json.loads(_crokinole.skills_json())
 
 
 @dataclass
@@ -462,7 +474,8 @@ def play(
     ``discs_left`` per seat, ``twenties`` and ``score`` per team, ``seed``) and returns the
     intended flick as a dict ``{"offset", "aim", "speed", "spin", "target", "value"}``
     (``speed`` required) or a tuple ``(offset, aim, speed, spin)``; the player's ``noise``
-    perturbs it like every other player's. An exception in the callable stops the game and
+    (a dict of widths, a skill level's name such as ``"club"``, or ``"none"``) perturbs it
+    like every other player's. An exception in the callable stops the game and
     is raised here; an illegal flick raises :class:`CrokinoleError`. Ctrl-C stops a run of
     games after the chunk of 256 under way and raises ``KeyboardInterrupt``.
     """

@@ -16,6 +16,9 @@ class CrokinoleError(ValueError):
 def read_text(path: Union[str, PathLike[str]]) -> str:
     """A file's text; ``OSError`` if unreadable, ``CrokinoleError`` if not UTF-8."""
 
+def skills_json() -> str:
+    """The named skill levels (what ``crokinole params --skills`` prints)."""
+
 class Engine:
     """A board and its physics, from a shot file's text (its shots ignored)."""
 

@@ -117,8 +117,9 @@ class CrokinoleEnv(gym.Env):
     """One seat of a two-player Crokinole game against a built-in strategy (module
     documentation for the spaces, the reward and the options).
 
-    Options: ``seat`` (0 or 2), ``opponent`` (``"greedy:k=8"``), ``noise`` (a dict or the
-    command line's ``offset=..,aim=..`` form; ``crokinole play``'s default), ``ruleset``
+    Options: ``seat`` (0 or 2), ``opponent`` (``"greedy:k=8"``), ``noise`` (a dict, a
+    skill level's name such as ``"competitive"``, or the command line's
+    ``offset=..,aim=..`` form; ``crokinole play``'s default), ``ruleset``
     (``"tournament"``), ``max_rounds`` (100), ``reward`` (``"score"`` or ``"win"``),
     ``aim_range`` (0.25 rad), ``speed_range`` ((0.3, 3.0) m/s), ``spin_range`` (20 rad/s).
     """

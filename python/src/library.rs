@@ -34,7 +34,14 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(render_shot, m)?)?;
     m.add_function(wrap_pyfunction!(render_summary, m)?)?;
     m.add_function(wrap_pyfunction!(render_plan, m)?)?;
+    m.add_function(wrap_pyfunction!(skills_json, m)?)?;
     Ok(())
+}
+
+/// The named skill levels as JSON (`crokinole params --skills`, docs/skill.md).
+#[pyfunction]
+fn skills_json() -> String {
+    crokinole::io::skills_json()
 }
 
 /// A rule set by name (`traditional` or `tournament`), field `ruleset`.

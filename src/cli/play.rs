@@ -37,8 +37,9 @@ pub struct Args {
     /// `planner[:budget=N]`, each with an optional `:spin=S`.
     #[arg(long, value_name = "A,B[,C,D]", default_value = DEFAULT_STRATEGIES)]
     strategies: String,
-    /// The players' error: `none`, `offset=..,aim=..,speed=..,spin=..` (missing keys
-    /// 0), or a JSON file holding such an object.
+    /// The players' error: a skill level (`world`, `elite`, `competitive`, `club`,
+    /// `casual`; docs/skill.md), `none`, `offset=..,aim=..,speed=..,spin=..` (missing keys
+    /// 0), or a JSON file holding such an object or a level's name.
     #[arg(long, value_name = "SPEC|FILE", default_value = DEFAULT_NOISE)]
     noise: String,
     /// Seed of the run: game g is a function of (seed, g).
@@ -70,7 +71,10 @@ pub fn run(args: Args) -> Result<(), Failure> {
         let text = read_input(Path::new(&args.noise)).map_err(|e| {
             Failure::Input(InputError::new(
                 "noise",
-                format!("not `none`, KEY=VALUE pairs or a readable file: {e}"),
+                format!(
+                    "not a skill level ({}), `none`, KEY=VALUE pairs or a readable file: {e}",
+                    crokinole::montecarlo::SkillLevel::names()
+                ),
             ))
         })?;
         parse_noise_json(&text)

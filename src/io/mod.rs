@@ -15,6 +15,7 @@ mod play_file;
 pub(crate) mod shot_file;
 pub(crate) mod situation;
 mod sizes;
+mod skills;
 pub(crate) mod strict;
 mod study_file;
 mod suggest_file;
@@ -32,6 +33,7 @@ pub use play_file::{
 };
 pub use shot_file::{params_json, parse_shot_file, shot_file_json};
 pub use sizes::{Sizes, sizes};
+pub use skills::{OPEN20_DEFINITION, skills_json};
 pub use study_file::{
     STATE_FORMAT, STATE_VERSION, canonical_json, engine_version, fnv1a, input_hash, parse_state,
     parse_study_file, parse_summary, sample_line, state_json, study_summary_json,

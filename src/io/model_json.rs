@@ -164,6 +164,8 @@ struct StudySummaryDef {
     pub stopped: Option<Stopped>,
     pub seed: u64,
     pub input_hash: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skill: Option<String>,
     pub shooter: Classes,
     pub score_change: Distribution,
     pub opponent_hits: Hits,

@@ -3,7 +3,7 @@
 
 use crate::error::InputError;
 use crate::io::format::{Style, to_json};
-use crate::io::situation::{NoiseJson, from_json};
+use crate::io::situation::{NoiseSpec, from_json};
 use crate::io::strict::Obj;
 use crate::montecarlo::Noise;
 use crate::play::{GameLog, GamesSummary, LoggedGame, LoggedShot};
@@ -28,11 +28,12 @@ pub fn games_summary_json(summary: &GamesSummary) -> String {
 }
 
 /// Parses a noise file's text (`crokinole play --noise FILE`): a JSON object with any of
-/// `offset`, `aim`, `speed`, `spin`, missing keys 0; read exactly as the `noise` block of
-/// a study or suggest file (unknown keys, `null` and a non-object refused). Errors name
+/// `offset`, `aim`, `speed`, `spin`, missing keys 0, or a skill level's name as a JSON
+/// string (`"club"`); read exactly as the `noise` block of a study or suggest file
+/// (unknown keys, unknown names, `null` and anything else refused). Errors name
 /// the field `noise` or `noise.KEY`, with the line and column of JSON errors.
 pub fn parse_noise_json(text: &str) -> Result<Noise, InputError> {
-    let Obj(n): Obj<NoiseJson> = from_json(text).map_err(|e| InputError {
+    let n: NoiseSpec = from_json(text).map_err(|e| InputError {
         field: match e.field.as_str() {
             "file" => "noise".to_string(),
             key => format!("noise.{key}"),

@@ -1,6 +1,7 @@
 //! The part of a study file (`docs/montecarlo.md`) and a suggest file (`docs/suggest.md`)
 //! that describes the situation before a shot: the `board` and `physics` blocks, the
-//! `players`, the shooter's `seat`, the `discs` at rest and the player's `noise`. Both
+//! `players`, the shooter's `seat`, the `discs` at rest and the player's `noise` (an
+//! object of widths or the name of a skill level, [`NoiseSpec`]). Both
 //! readers declare their file with [`situation_file!`], which adds these keys (and an
 //! ignored `description`) to the file's own, and turn them into the model's [`Situation`]
 //! with [`read_situation`]; so both files take exactly the same keys, defaults and errors for
@@ -17,10 +18,12 @@ use crate::error::InputError;
 use crate::io::parse_shot_file;
 use crate::io::shot_file::DiscJson;
 use crate::io::strict::{Obj, present};
-use crate::montecarlo::{Noise, Situation};
+use crate::montecarlo::skill::unknown_level;
+use crate::montecarlo::{Noise, Situation, SkillLevel};
 use crate::shot::Placed;
 use glam::DVec2;
-use serde::Deserialize;
+use serde::de::{self, MapAccess, Visitor};
+use serde::{Deserialize, Deserializer};
 use serde_json::value::RawValue;
 
 /// The noise widths.
@@ -52,6 +55,53 @@ impl NoiseJson {
     }
 }
 
+/// The `noise` key: an object of widths (every key optional, a missing one 0) or the name
+/// of a skill level (`"competitive"`: its widths, [`SkillLevel`]). An unknown name is
+/// refused with the list of names; anything else is refused as neither.
+pub(crate) enum NoiseSpec {
+    /// Widths as given.
+    Widths(NoiseJson),
+    /// A named level.
+    Level(&'static SkillLevel),
+}
+
+impl NoiseSpec {
+    /// The widths: a level's exactly as its table gives them.
+    pub(crate) fn noise(&self) -> Noise {
+        match self {
+            NoiseSpec::Widths(n) => n.noise(),
+            NoiseSpec::Level(l) => l.noise,
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for NoiseSpec {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<NoiseSpec, D::Error> {
+        /// Takes a string (a level's name) or a map (the widths), nothing else.
+        struct SpecVisitor;
+        impl<'de> Visitor<'de> for SpecVisitor {
+            type Value = NoiseSpec;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                write!(
+                    f,
+                    "a noise object {{offset, aim, speed, spin}} or a skill level ({})",
+                    SkillLevel::names()
+                )
+            }
+            fn visit_str<E: de::Error>(self, name: &str) -> Result<NoiseSpec, E> {
+                SkillLevel::by_name(name)
+                    .map(NoiseSpec::Level)
+                    .ok_or_else(|| E::custom(unknown_level(name)))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<NoiseSpec, A::Error> {
+                NoiseJson::deserialize(de::value::MapAccessDeserializer::new(map))
+                    .map(NoiseSpec::Widths)
+            }
+        }
+        d.deserialize_any(SpecVisitor)
+    }
+}
+
 /// The situation's keys as read by serde, before the blocks are resolved.
 pub(crate) struct SituationJson<'a> {
     pub(crate) board: Option<&'a RawValue>,
@@ -59,7 +109,7 @@ pub(crate) struct SituationJson<'a> {
     pub(crate) players: Option<u8>,
     pub(crate) seat: u8,
     pub(crate) discs: Option<Vec<Obj<DiscJson>>>,
-    pub(crate) noise: Option<Obj<NoiseJson>>,
+    pub(crate) noise: Option<NoiseSpec>,
 }
 
 /// Declares the JSON struct of a file that describes a situation: the keys `description`
@@ -88,7 +138,7 @@ macro_rules! situation_file {
             #[serde(default, deserialize_with = "crate::io::strict::present")]
             discs: Option<Vec<crate::io::strict::Obj<crate::io::shot_file::DiscJson>>>,
             #[serde(default, deserialize_with = "crate::io::strict::present")]
-            noise: Option<crate::io::strict::Obj<crate::io::situation::NoiseJson>>,
+            noise: Option<crate::io::situation::NoiseSpec>,
             $($(#[$fmeta])* $field: $ty,)*
         }
 
@@ -202,8 +252,8 @@ pub(crate) fn read_situation(text: &str, json: SituationJson<'_>) -> Result<Situ
             })
             .collect();
     }
-    if let Some(Obj(n)) = json.noise {
-        situation.noise = n.noise();
+    if let Some(spec) = json.noise {
+        situation.noise = spec.noise();
     }
     Ok(situation)
 }

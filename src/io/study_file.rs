@@ -15,10 +15,11 @@ use crate::io::format::{Style, to_json};
 use crate::io::situation::{from_json, read_situation, situation_file};
 use crate::io::strict::{Obj, present};
 use crate::io::{params_json, serialize_outcome};
-use crate::montecarlo::ShotClass;
 use crate::montecarlo::flick::PlayerFlick;
+use crate::montecarlo::skill::unknown_level;
 use crate::montecarlo::study::{Sample, Study, StudySpec};
 use crate::montecarlo::tally::{POSITIONS_CAP, StudySummary, Tally};
+use crate::montecarlo::{ShotClass, SkillLevel};
 use glam::DVec2;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -278,6 +279,9 @@ struct StateJson<'a> {
     positions: &'a RawValue,
     /// The class of each position's sample, in the same order.
     position_classes: Vec<ShotClass>,
+    /// The skill level of the study's noise, if it is one (absent otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    skill: Option<String>,
     /// FNV-1a of the state written without this key, 16 hex digits: a state edited by
     /// hand is refused even when its counts still add up.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -333,6 +337,7 @@ fn state_body(t: &Tally, checksum: Option<String>) -> String {
         positions_cap: POSITIONS_CAP,
         positions: &positions,
         position_classes: t.position_classes.clone(),
+        skill: t.skill.map(str::to_string),
         checksum,
     };
     // The positions are written as their compact JSON, verbatim.
@@ -476,6 +481,14 @@ pub fn parse_state(text: &str) -> Result<Tally, InputError> {
         cut_off: s.cut_off,
         positions: parse_positions(s.positions.get())?,
         position_classes: s.position_classes,
+        skill: match s.skill {
+            None => None,
+            Some(name) => Some(
+                SkillLevel::by_name(&name)
+                    .ok_or_else(|| InputError::new("skill", unknown_level(&name)))?
+                    .name,
+            ),
+        },
     };
     tally.check()?;
     let expected = format!("{:016x}", fnv1a(state_body(&tally, None).as_bytes()));

@@ -225,6 +225,8 @@ struct StageOut {
 struct PlanOut {
     objective: Objective,
     seed: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    skill: Option<String>,
     budget: BudgetOut,
     samples_used: u64,
     stages: Vec<StageOut>,
@@ -240,6 +242,7 @@ pub fn plan_json(plan: &Plan) -> String {
     let out = PlanOut {
         objective: plan.objective,
         seed: plan.seed,
+        skill: plan.skill.clone(),
         budget: BudgetOut {
             samples: plan.budget_samples,
             seconds: match plan.budget {
@@ -382,6 +385,7 @@ pub fn parse_plan(text: &str) -> Result<Plan, InputError> {
     Ok(Plan {
         objective: p.objective,
         seed: p.seed,
+        skill: p.skill,
         budget,
         budget_samples: p.budget.samples,
         samples_used: p.samples_used,

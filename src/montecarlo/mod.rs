@@ -17,8 +17,11 @@
 //! - [`detmath`]: deterministic `sin`, `cos`, `ln`.
 //! - [`flick`]: seats, quadrants, teams; [`PlayerFlick`] to initial conditions.
 //! - [`noise`]: [`Noise`], the per-sample random streams, truncated Gaussians.
+//! - [`open20`]: the open 20 of the skill levels' definition and its rate under a noise.
 //! - [`sampler`]: [`FlickSampler`], a player's executions of an intended flick.
 //! - [`score`]: the shot disc's outcome class, the change in board score, hits.
+//! - [`skill`]: [`SkillLevel`], the named levels of a player's error calibrated to real
+//!   players' open-20 rates (docs/skill.md).
 //! - [`situation`]: [`Situation`], a seat about to shoot as given (board, physics, table,
 //!   discs, noise).
 //! - [`study`]: [`StudySpec`], [`Study`], [`Sampling`], [`Shard`], [`Sample`]; running a study.
@@ -30,9 +33,11 @@
 pub mod detmath;
 pub mod flick;
 pub mod noise;
+pub mod open20;
 pub mod sampler;
 pub mod score;
 pub mod situation;
+pub mod skill;
 pub mod study;
 pub mod tally;
 
@@ -41,5 +46,6 @@ pub use noise::Noise;
 pub use sampler::FlickSampler;
 pub use score::{SampleResult, ShotClass};
 pub use situation::Situation;
+pub use skill::SkillLevel;
 pub use study::{CHUNK, Sample, Sampling, Shard, Study, StudySpec};
 pub use tally::{POSITIONS_CAP, Stopped, StudySummary, Tally};

@@ -12,6 +12,7 @@ use super::flick::PlayerFlick;
 use super::sampler::{FlickSampler, flick_field};
 use super::score::{SampleResult, assess, assess_ruled, score_before};
 use super::situation::Situation;
+use super::skill::SkillLevel;
 use super::tally::Tally;
 use crate::batch::{DEFAULT_CHUNK, map_ordered_until};
 use crate::board::Board;
@@ -386,6 +387,7 @@ impl Study {
         S: FnMut(T) -> Result<(), E>,
     {
         let mut tally = Tally::new(self.input_hash, plan.seed, plan.samples, plan.range.clone());
+        tally.skill = SkillLevel::of_noise(&self.spec.situation.noise).map(|l| l.name);
         let shooter = self.spec.situation.discs.len();
         let items = map_ordered_until(
             plan.range.clone(),

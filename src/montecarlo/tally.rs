@@ -56,6 +56,10 @@ pub struct Tally {
     /// The outcome class of each of those samples (the class the counts add it to), so a
     /// picture can colour each position by its sample's class.
     pub position_classes: Vec<ShotClass>,
+    /// The skill level whose widths the study's noise has
+    /// ([`SkillLevel::of_noise`](super::SkillLevel::of_noise)), named in the summary;
+    /// `None` for any other noise. Set by [`Study::run`](super::Study::run).
+    pub skill: Option<&'static str>,
 }
 
 /// The sum of `counts`, refused (field `field`) if it overflows 64 bits: counts near
@@ -90,6 +94,7 @@ impl Tally {
             cut_off: 0,
             positions: Vec::new(),
             position_classes: Vec::new(),
+            skill: None,
         }
     }
 
@@ -207,11 +212,12 @@ impl Tally {
         let Some((first_name, first)) = parts.first() else {
             return Err(InputError::new("shards", "no shard to merge"));
         };
-        let (first_name, input_hash, seed, samples) = (
+        let (first_name, input_hash, seed, samples, skill) = (
             first_name.clone(),
             first.input_hash,
             first.seed,
             first.samples,
+            first.skill,
         );
         for (name, t) in &parts {
             t.check()
@@ -242,9 +248,20 @@ impl Tally {
             if t.samples != samples {
                 return Err(differs("samples", "samples".into(), t.samples.to_string()));
             }
+            if t.skill != skill {
+                return Err(InputError::new(
+                    "skill",
+                    format!(
+                        "shard `{name}` is from another study: skill level {}, `{first_name}` has {}",
+                        t.skill.unwrap_or("none"),
+                        skill.unwrap_or("none")
+                    ),
+                ));
+            }
         }
         parts.sort_by_key(|(_, t)| (t.range.start, t.range.end));
         let mut whole = Tally::new(input_hash, seed, samples, 0..samples);
+        whole.skill = skill;
         let mut next = 0u64;
         let mut prev_name = String::new();
         for (name, t) in &parts {
@@ -342,6 +359,7 @@ impl Tally {
             samples: n,
             seed: self.seed,
             input_hash: format!("{:016x}", self.input_hash),
+            skill: self.skill.map(str::to_string),
             shooter: Classes {
                 twenty: c(ShotClass::Twenty),
                 fifteen: c(ShotClass::Fifteen),
@@ -378,6 +396,10 @@ pub struct StudySummary {
     pub seed: u64,
     /// Hash of the input, 16 hex digits.
     pub input_hash: String,
+    /// The skill level of the player's error, when the noise is one
+    /// ([`SkillLevel::of_noise`](super::SkillLevel::of_noise)); `None` (no key) for other
+    /// widths.
+    pub skill: Option<String>,
     /// Probability of each outcome class of the shot disc.
     pub shooter: Classes,
     /// Distribution of the shooting side's change in board score.

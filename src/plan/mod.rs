@@ -186,6 +186,9 @@ pub struct Plan {
     pub objective: Objective,
     /// The seed.
     pub seed: u64,
+    /// The skill level of the request's noise, when it is one
+    /// ([`SkillLevel::of_noise`](crate::montecarlo::SkillLevel::of_noise)).
+    pub skill: Option<String>,
     /// The budget as given.
     pub budget: Budget,
     /// The sample budget the search ran with (the given one, or the one a time budget
@@ -230,6 +233,8 @@ pub fn suggest(request: &Request, config: &PlanConfig) -> Result<Plan, InputErro
     Ok(Plan {
         objective: config.objective,
         seed: config.seed,
+        skill: crate::montecarlo::SkillLevel::of_noise(&request.situation.noise)
+            .map(|l| l.name.to_string()),
         budget: config.budget,
         budget_samples,
         samples_used: rounds.used,

@@ -1,9 +1,10 @@
 //! The command line's words for a run of games: the list of strategies
-//! (`greedy,montecarlo:k=4`) and the players' error (`offset=0.003,aim=0.01`, `none`, or a
-//! JSON file holding a noise object).
+//! (`greedy,montecarlo:k=4`) and the players' error (`offset=0.003,aim=0.01`, `none`, a
+//! skill level's name such as `competitive`, or a JSON file holding a noise object or
+//! name).
 
 use crate::error::InputError;
-use crate::montecarlo::Noise;
+use crate::montecarlo::{Noise, SkillLevel};
 use crate::play::strategy::AnyStrategy;
 
 /// The default `--noise` of `crokinole play`: a steady player (the error of
@@ -24,19 +25,26 @@ pub fn parse_strategies(text: &str, noise: Noise) -> Result<Vec<AnyStrategy>, In
         .collect()
 }
 
-/// Whether a `--noise` value is written inline (`none` or `KEY=VALUE,...`) rather than
-/// naming a file.
+/// Whether a `--noise` value is written inline (`none`, a skill level's name or
+/// `KEY=VALUE,...`) rather than naming a file. A level's name is inline even if a file of
+/// that name exists.
 pub fn is_inline_noise(text: &str) -> bool {
-    text.trim() == "none" || text.contains('=')
+    let t = text.trim();
+    t == "none" || SkillLevel::by_name(t).is_some() || text.contains('=')
 }
 
-/// Parses an inline noise: `none` (no error) or `KEY=VALUE` pairs separated by commas,
-/// keys `offset` (m), `aim` (rad), `speed` (fraction), `spin` (rad/s); a missing key is 0.
-/// Only the form is checked here; [`Noise::check`] checks the widths.
+/// Parses an inline noise: `none` (no error), a skill level's name (`competitive`: its
+/// widths exactly, [`SkillLevel`]) or `KEY=VALUE` pairs separated by commas, keys
+/// `offset` (m), `aim` (rad), `speed` (fraction), `spin` (rad/s); a missing key is 0.
+/// A word that is neither a level nor a pair is refused with the list of levels. Only
+/// the form is checked here; [`Noise::check`] checks the widths.
 pub fn parse_noise(text: &str) -> Result<Noise, InputError> {
     let mut noise = Noise::NONE;
     if text.trim() == "none" {
         return Ok(noise);
+    }
+    if !text.contains('=') {
+        return Noise::level(text.trim());
     }
     for part in text.split(',') {
         let part = part.trim();
@@ -78,6 +86,20 @@ mod tests {
         assert_eq!(parse_noise("wobble=1").unwrap_err().field, "noise");
         assert_eq!(parse_noise("aim=x").unwrap_err().field, "noise.aim");
         assert!(is_inline_noise("none") && !is_inline_noise("noise.json"));
+    }
+
+    #[test]
+    fn skill_levels_are_inline_noises() {
+        let elite = crate::montecarlo::SkillLevel::by_name("elite").unwrap();
+        assert!(is_inline_noise("elite") && is_inline_noise(" casual "));
+        assert_eq!(parse_noise("elite").unwrap(), elite.noise);
+        let e = parse_noise("expert").unwrap_err();
+        assert_eq!(e.field, "noise");
+        assert!(
+            e.problem
+                .contains("world, elite, competitive, club or casual"),
+            "{e}"
+        );
     }
 
     #[test]

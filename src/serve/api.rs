@@ -11,7 +11,7 @@
 
 use crate::Board;
 use crate::error::InputError;
-use crate::io::{Layout, flick_answer_json, params_json, sizes};
+use crate::io::{Layout, flick_answer_json, params_json, sizes, skills_json};
 use crate::jobs::simulate::{ShotFile, SimulateOptions};
 use crate::jobs::{flick, plan, replay, simulate, study};
 use crate::montecarlo::Sampling;
@@ -252,6 +252,12 @@ pub fn params() -> Reply {
     let mut text = params_json(&Board::tournament(), &Physics::default());
     text.push('\n');
     Reply::json(text)
+}
+
+/// `GET /api/skills`: the named skill levels (`crokinole params --skills`,
+/// docs/skill.md); the page's skill-level menu.
+pub fn skills() -> Reply {
+    Reply::json(skills_json())
 }
 
 /// The size bounds of a shot, study or suggest file, counted on the raw text before it

@@ -132,6 +132,7 @@ pub fn route(req: &Request, limits: &Limits, gate: &Gate) -> Reply {
         ("GET" | "HEAD", "/style.css", _) => page("text/css; charset=utf-8", STYLE_CSS),
         ("GET" | "HEAD", "/app.js", _) => page("text/javascript; charset=utf-8", APP_JS),
         ("GET" | "HEAD", "/api/params", _) => api::params(),
+        ("GET" | "HEAD", "/api/skills", _) => api::skills(),
         ("POST", _, Some((endpoint, heavy))) => {
             let json = req
                 .content_type
@@ -162,7 +163,7 @@ pub fn route(req: &Request, limits: &Limits, gate: &Gate) -> Reply {
                 |_| Reply::error(500, "internal error while handling the request (a bug)"),
             )
         }
-        (_, "/" | "/index.html" | "/style.css" | "/app.js" | "/api/params", _) => {
+        (_, "/" | "/index.html" | "/style.css" | "/app.js" | "/api/params" | "/api/skills", _) => {
             Reply::error(405, format!("{path} takes GET"))
         }
         (_, _, Some(_)) => Reply::error(405, format!("{path} takes POST with a JSON body")),

@@ -101,9 +101,37 @@ function study(withNoise) {
   if (S.ruleset) s.ruleset = S.ruleset;
   return s;
 }
+// The player's error: a skill level's name when one is chosen (the server reads it as
+// the level's widths, docs/skill.md), otherwise the four widths.
 function noise() {
+  const skill = $("n-skill").value;
+  if (skill) return skill;
   const v = (id) => Number($(id).value) || 0;
   return { offset: v("n-offset"), aim: v("n-aim"), speed: v("n-speed"), spin: v("n-spin") };
+}
+const NOISE_KEYS = ["offset", "aim", "speed", "spin"];
+// The levels of /api/skills, by name.
+const SKILLS = {};
+function fillSkills(table) {
+  const sel = $("n-skill");
+  for (const l of table.levels) {
+    SKILLS[l.name] = l;
+    const o = document.createElement("option");
+    o.value = l.name;
+    o.textContent = `${l.name} (${fmt(100 * l.target, 1)} % open 20s)`;
+    sel.appendChild(o);
+  }
+}
+// Chooses a level (or "" for custom widths): a level fills the four widths with its own.
+function setSkill(name) {
+  const l = SKILLS[name];
+  $("n-skill").value = l ? name : "";
+  if (l) for (const k of NOISE_KEYS) $(`n-${k}`).value = l.noise[k];
+}
+// How a summary or a plan names the player's error.
+function skillNote(r) {
+  const l = r.skill && SKILLS[r.skill];
+  return l ? `Player: <b id="skill-used">${escapeHtml(l.name)}</b> (${fmt(100 * l.target, 1)} % of open 20s). ` : "";
 }
 
 // ---------- the board ----------
@@ -531,7 +559,7 @@ async function runMonteCarlo() {
     const sc = r.score_change;
     $("mc-result").innerHTML =
       `<table id="mc-table"><tr><th>shot disc</th><th>count</th><th>p</th><th>95 % interval</th><th></th></tr>${rows}</table>` +
-      `<div>Score change: mean <b id="mc-mean">${fmt(sc.mean, 2)}</b>, median ${sc.quantiles.p50}, ` +
+      `<div>${skillNote(r)}Score change: mean <b id="mc-mean">${fmt(sc.mean, 2)}</b>, median ${sc.quantiles.p50}, ` +
       `5-95 %: ${sc.quantiles.p05} to ${sc.quantiles.p95}. Hit an opponent: ${fmt(100 * r.opponent_hits.any.p, 1)} %. ` +
       `${r.shooter_positions.first.length} of ${r.samples} final positions drawn.</div>`;
     setState("mc-done");
@@ -569,7 +597,7 @@ async function runSuggest() {
         `<td class="num">${fmt(s.value.mean, 2)} <span class="note">[${fmt(s.value.ci95[0], 1)}, ${fmt(s.value.ci95[1], 1)}]</span></td>` +
         `<td class="num">${p20} %</td><td><button class="play-suggestion" data-k="${i}">Play</button></td></tr>`;
     });
-    $("pl-result").innerHTML =
+    $("pl-result").innerHTML = (plan.skill ? `<div>${skillNote(plan)}</div>` : "") +
       `<table id="plan-table"><tr><th>#</th><th>offset</th><th>aim</th><th>speed</th><th>spin</th><th>${plan.objective}</th><th>P(20)</th><th></th></tr>${rows}</table>`;
     for (const b of document.querySelectorAll(".play-suggestion")) {
       b.addEventListener("click", () => {
@@ -684,8 +712,11 @@ function loadText(text, name) {
       S.flick = { offset: f.offset || 0, aim: f.aim || 0, speed: f.speed, spin: f.spin || 0 };
       if (f.target) S.flick.target = f.target;
     }
-    if (data.noise) {
-      for (const k of ["offset", "aim", "speed", "spin"]) $(`n-${k}`).value = data.noise[k] || 0;
+    if (typeof data.noise === "string") {
+      setSkill(data.noise);
+    } else if (data.noise) {
+      setSkill("");
+      for (const k of NOISE_KEYS) $(`n-${k}`).value = data.noise[k] || 0;
     }
     if (data.ruleset) S.ruleset = data.ruleset;
     status(`${name}: ${data.flick ? "a study file" : "a suggest file"}`);
@@ -771,6 +802,11 @@ async function start() {
     status(`cannot load the board: ${e.message}`, true);
     return;
   }
+  try {
+    fillSkills(await (await fetch("/api/skills")).json());
+  } catch (e) {
+    status(`cannot load the skill levels: ${e.message}`, true);
+  }
   fillSeats();
   syncInputs();
   drawBoard();
@@ -795,6 +831,8 @@ async function start() {
   });
   $("keep").addEventListener("click", keep);
   $("clear").addEventListener("click", () => { S.discs = []; afterPositionChange(); });
+  $("n-skill").addEventListener("change", () => setSkill($("n-skill").value));
+  for (const k of NOISE_KEYS) $(`n-${k}`).addEventListener("input", () => { $("n-skill").value = ""; });
   $("mc-run").addEventListener("click", runMonteCarlo);
   $("mc-clear").addEventListener("click", () => { $("layer-cloud").textContent = ""; });
   $("pl-run").addEventListener("click", runSuggest);
