@@ -6,7 +6,10 @@ use super::of_kind;
 use crate::batch::run_batch;
 use crate::board::Board;
 use crate::error::InputError;
-use crate::io::{FileKind, Layout, OutcomeFile, outcome_file_text, outcomes_csv, parse_shot_file};
+use crate::io::{
+    FileKind, Layout, OutcomeFile, outcome_file_text, outcomes_csv, parse_shot_file,
+    write_outcome_file,
+};
 use crate::params::Physics;
 use crate::rules::{Ruleset, ShotEntry, ShotVerdict, check_rules, judge_outcomes};
 use crate::shot::{Outcome, Shot};
@@ -75,6 +78,13 @@ impl Simulated {
     /// The outcome file as JSON text in `layout` (a trailing newline).
     pub fn text(&self, layout: Layout) -> String {
         outcome_file_text(&self.file(), layout)
+    }
+
+    /// Writes the outcome file to `w` as JSON in `layout` (a trailing newline): the bytes
+    /// of [`Simulated::text`], laid out as they are serialised, never held whole. Wrap `w`
+    /// in a `BufWriter`: this makes many small writes.
+    pub fn write_to<W: std::io::Write>(&self, w: W, layout: Layout) -> std::io::Result<()> {
+        write_outcome_file(w, &self.file(), layout)
     }
 
     /// The outcomes as CSV, one row per disc per shot (`--csv`; docs/output.md).
