@@ -111,7 +111,7 @@ impl Style {
 /// How a command prints its JSON: `--compact` or not.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Layout {
-    /// The command's readable layout (one of the [`Style`]s): the default.
+    /// The command's readable layout (one of the `Style`s of `io/format.rs`): the default.
     #[default]
     Readable,
     /// All on one line, no spaces (`--compact`), and a trailing newline.

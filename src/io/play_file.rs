@@ -12,15 +12,15 @@ use crate::shot::{Flick, Placed};
 use serde::Deserialize;
 
 /// The game log as printed by `crokinole play --games 1`: the top object one key a line,
-/// each seat, each shot and each round on a line of its own; a trailing newline.
-/// `--compact` puts it on one line ([`crate::io::compact_json`]). [`Style::GAME_LOG`].
+/// each seat, each shot and each round on a line of its own; a trailing newline
+/// (`Style::GAME_LOG`). `--compact` puts it on one line ([`crate::io::compact_json`]).
 pub fn game_log_json(log: &GameLog) -> String {
     to_json(log, Style::GAME_LOG)
 }
 
 /// The summary of many games as printed by `crokinole play`: the top object one key a
 /// line, every other value on one line except arrays of objects, which put each object on
-/// its own line; a trailing newline ([`Style::ROWS`]). The bytes depend on the summary
+/// its own line; a trailing newline (`Style::ROWS`). The bytes depend on the summary
 /// only.
 pub fn games_summary_json(summary: &GamesSummary) -> String {
     to_json(summary, Style::ROWS)
