@@ -14,6 +14,7 @@ use crate::params::Physics;
 use crate::rules::{Ruleset, ShotEntry, ShotVerdict, check_rules, judge_outcomes};
 use crate::shot::{Outcome, Shot};
 use crate::trace::{Trace, trace_batch};
+use std::io::Write as _;
 
 /// A shot file read and checked: its board, physics and shots.
 #[derive(Clone, Debug)]
@@ -81,10 +82,13 @@ impl Simulated {
     }
 
     /// Writes the outcome file to `w` as JSON in `layout` (a trailing newline): the bytes
-    /// of [`Simulated::text`], laid out as they are serialised, never held whole. Wrap `w`
-    /// in a `BufWriter`: this makes many small writes.
+    /// of [`Simulated::text`], laid out as they are serialised, never held whole. The many
+    /// small writes of the serialiser go to a buffer of its own (so a `&mut dyn Write` is
+    /// called once per 64 kB), flushed before it returns.
     pub fn write_to<W: std::io::Write>(&self, w: W, layout: Layout) -> std::io::Result<()> {
-        write_outcome_file(w, &self.file(), layout)
+        let mut w = std::io::BufWriter::with_capacity(1 << 16, w);
+        write_outcome_file(&mut w, &self.file(), layout)?;
+        w.flush()
     }
 
     /// The outcomes as CSV, one row per disc per shot (`--csv`; docs/output.md).
