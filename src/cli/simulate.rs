@@ -57,10 +57,11 @@ pub fn run(a: Args) -> Result<(), Failure> {
         .pool()?
         .install(|| simulate(&file, options))
         .map_err(Failure::Input)?;
-    let text = if a.csv {
-        simulated.csv()
-    } else {
-        simulated.text(a.layout.layout())
-    };
-    write_output(a.output.path(), |w| w.write_all(text.as_bytes()))
+    if a.csv {
+        let text = simulated.csv();
+        return write_output(a.output.path(), |w| w.write_all(text.as_bytes()));
+    }
+    write_output(a.output.path(), |w| {
+        simulated.write_to(w, a.layout.layout())
+    })
 }

@@ -1,44 +1,117 @@
-//! The one JSON formatter of the crate's output, in the three layouts the output files
-//! use. Every writer of `crate::io` lays its text out through [`to_json`]; a new layout
-//! goes here as a new [`Style`], never as a private formatter next to its writer.
+//! The one JSON layout mechanism of the crate's output: a [`serde_json`] formatter
+//! ([`Laid`]) that writes the readable text straight to its writer while the value is
+//! serialised, deciding each line break from a [`Style`], a description of which
+//! containers break one item a line. Every writer of `crate::io` lays its text out through
+//! [`to_json`] or [`write_json`]; a new layout goes here as a new [`Style`] constant, never
+//! as a private formatter next to its writer.
 //!
-//! - [`Style::Pretty`]: like `serde_json::to_string_pretty` (two-space indent), except
+//! A `Style` says which objects break one key a line (those nested less than
+//! [`Style::objects`] deep; depth 0 is the top value) and which arrays break one element a
+//! line (those nested less than [`Style::arrays`] deep whose elements are of the kind
+//! [`Style::rows`] names, decided on the first element). Everything else goes on one line
+//! (`{"k": v, ...}`, `[a, b]`), containers nest their indent by two spaces, and an empty
+//! container is `{}` or `[]`. The layouts in use:
+//!
+//! - [`Style::PRETTY`]: like `serde_json::to_string_pretty` (two-space indent), except
 //!   that an array inside an array stays on one line, so a peg or a point reads
 //!   `[0.0939, 0.0389]`. The `params` block of `crokinole params` and of the shot file
 //!   defaults. No trailing newline (an embedded block).
-//! - [`Style::TwoLevels`]: the top object and the objects directly in it indented, one
-//!   key a line; deeper objects and every array on one line
+//! - [`Style::TWO_LEVELS`]: the top object and the objects directly in it one key a line;
+//!   deeper objects and every array on one line
 //!   (`"twenty": {"count": 9, "p": 0.9, "ci95": [0.6, 0.98]}`). The Monte Carlo summary
-//!   and the shard state. A trailing newline.
-//! - [`Style::Rows`]: the top object one key a line, arrays of objects one object a
-//!   line, everything else on one line. The games summary of `crokinole play` and the
-//!   planner's output. A trailing newline.
+//!   and the shard state.
+//! - [`Style::ROWS`]: the top object one key a line, arrays of objects one object a line,
+//!   everything else on one line. The games summary of `crokinole play`, the planner's
+//!   output and the shot file of `flick --shot-out`.
+//! - [`Style::OUTCOMES`]: the top object and each outcome one key a line, `outcomes` and
+//!   each outcome's `discs` and `events` one element a line, everything deeper (a disc,
+//!   an event, the `rules` object, the `trace`) on one line. The outcome file of
+//!   `simulate` and `flick`.
+//! - [`Style::GAME_LOG`]: the top object one key a line, its arrays of objects or arrays
+//!   one element a line. The game log of `crokinole play --games 1`.
 //!
-//! The bytes depend on the value and the style only.
+//! All but `PRETTY` end with a newline. The bytes depend on the value and the style only;
+//! keys keep their order and numbers their shortest round-trip digits.
 //!
 //! Every command prints its readable layout by default; `--compact` gives the same JSON on
-//! one line ([`Layout::Compact`], [`compact_json`]). [`outline_json`] lays out a compact
-//! outcome file readably (keys keep their order, numbers their exact text).
+//! one line ([`Layout::Compact`]: `serde_json`'s compact formatter, or [`compact_json`] of
+//! a readable text).
 
 use serde::Serialize;
-use serde_json::ser::Formatter;
+use serde_json::ser::{CompactFormatter, Formatter};
+use std::io::{self, Write};
 
-/// A layout of [`to_json`] (see the module documentation).
+/// Which arrays within [`Style::arrays`] go one element a line, by the kind of their
+/// first element.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Style {
+pub(crate) enum Rows {
+    /// Arrays of objects.
+    Objects,
+    /// Arrays of objects or arrays.
+    Containers,
+    /// Every non-empty array that is not itself an element of an array.
+    OutsideArrays,
+}
+
+/// A readable layout of [`to_json`]: which containers break one item a line (see the
+/// module documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Style {
+    /// Objects nested less than this deep go one key a line (0: none; the top value is at
+    /// depth 0).
+    pub(crate) objects: usize,
+    /// Arrays nested less than this deep go one element a line if [`Style::rows`] says so.
+    pub(crate) arrays: usize,
+    /// Which of those arrays break.
+    pub(crate) rows: Rows,
+    /// Whether the text ends with a newline.
+    pub(crate) newline: bool,
+}
+
+impl Style {
     /// Indented, inner arrays on one line; no trailing newline.
-    Pretty,
-    /// Two levels of objects indented, the rest on one line; a trailing newline.
-    TwoLevels,
-    /// The top object one key a line, arrays of objects one object a line; a trailing
-    /// newline.
-    Rows,
+    pub(crate) const PRETTY: Style = Style {
+        objects: usize::MAX,
+        arrays: usize::MAX,
+        rows: Rows::OutsideArrays,
+        newline: false,
+    };
+    /// Two levels of objects indented, the rest on one line.
+    pub(crate) const TWO_LEVELS: Style = Style {
+        objects: 2,
+        arrays: 0,
+        rows: Rows::Objects,
+        newline: true,
+    };
+    /// The top object one key a line, arrays of objects one object a line.
+    pub(crate) const ROWS: Style = Style {
+        objects: 1,
+        arrays: usize::MAX,
+        rows: Rows::Objects,
+        newline: true,
+    };
+    /// The outcome file: objects to depth 2 (the outcomes) one key a line, arrays of
+    /// containers to depth 3 (`outcomes`, `discs`, `events`) one element a line.
+    pub(crate) const OUTCOMES: Style = Style {
+        objects: 3,
+        arrays: 4,
+        rows: Rows::Containers,
+        newline: true,
+    };
+    /// The game log: the top object one key a line, its arrays of containers one element
+    /// a line.
+    pub(crate) const GAME_LOG: Style = Style {
+        objects: 1,
+        arrays: 2,
+        rows: Rows::Containers,
+        newline: true,
+    };
 }
 
 /// How a command prints its JSON: `--compact` or not.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Layout {
-    /// The command's readable layout (one of the [`Style`]s): the default.
+    /// The command's readable layout (one of the `Style`s of `io/format.rs`): the default.
     #[default]
     Readable,
     /// All on one line, no spaces (`--compact`), and a trailing newline.
@@ -71,543 +144,272 @@ pub fn compact_json(text: &str) -> String {
     out
 }
 
-/// `text` (a compact outcome file) in the readable layout of `simulate` and `flick`: the
-/// top object and each outcome one key a line, each outcome's `discs` and `events` one
-/// element a line, everything deeper (a disc, an event, the `rules` object, the `trace`)
-/// on one line; a trailing newline. Keys keep their order, numbers their digits.
-pub fn outline_json(text: &str) -> String {
-    outline(text, 2, 3)
-}
-
-/// `text` (JSON the crate wrote) with objects nested at most `objects` deep broken one key
-/// a line, arrays of objects or arrays nested at most `arrays` deep one element a line,
-/// and everything else on one line; a trailing newline. Depth 0 is the top value.
-pub(crate) fn outline(text: &str, objects: usize, arrays: usize) -> String {
-    let tree: tree::Json = serde_json::from_str(text).expect("the crate writes valid JSON");
-    let mut out = String::with_capacity(text.len() + text.len() / 4);
-    tree::outline(&tree, 0, (objects, arrays), &mut out);
-    out.push('\n');
-    out
-}
-
-/// An order-keeping JSON tree, for [`outline_json`].
-mod tree {
-    use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
-    use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
-    use std::fmt;
-
-    /// A JSON value whose objects keep their keys in file order.
-    pub(crate) enum Json {
-        Null,
-        Bool(bool),
-        U(u64),
-        I(i64),
-        F(f64),
-        Str(String),
-        Arr(Vec<Json>),
-        Obj(Vec<(String, Json)>),
-    }
-
-    impl Serialize for Json {
-        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-            match self {
-                Json::Null => s.serialize_unit(),
-                Json::Bool(b) => s.serialize_bool(*b),
-                Json::U(u) => s.serialize_u64(*u),
-                Json::I(i) => s.serialize_i64(*i),
-                Json::F(f) => s.serialize_f64(*f),
-                Json::Str(t) => s.serialize_str(t),
-                Json::Arr(v) => {
-                    let mut seq = s.serialize_seq(Some(v.len()))?;
-                    for x in v {
-                        seq.serialize_element(x)?;
-                    }
-                    seq.end()
-                }
-                Json::Obj(m) => {
-                    let mut map = s.serialize_map(Some(m.len()))?;
-                    for (k, v) in m {
-                        map.serialize_entry(k, v)?;
-                    }
-                    map.end()
-                }
-            }
-        }
-    }
-
-    /// `v` (at nesting `depth`, 0 for the top) in the outline layout of
-    /// [`outline`](super::outline): objects at depth <= `breaks.0` one key a line, arrays
-    /// of containers at depth <= `breaks.1` one element a line.
-    pub(crate) fn outline(v: &Json, depth: usize, breaks: (usize, usize), out: &mut String) {
-        let (objects, arrays) = breaks;
-        let indent = |out: &mut String, d: usize| {
-            out.push('\n');
-            (0..d).for_each(|_| out.push_str("  "));
-        };
-        match v {
-            Json::Obj(m) if depth <= objects && !m.is_empty() => {
-                out.push('{');
-                for (k, (key, x)) in m.iter().enumerate() {
-                    if k > 0 {
-                        out.push(',');
-                    }
-                    indent(out, depth + 1);
-                    out.push_str(&serde_json::to_string(key).expect("a string"));
-                    out.push_str(": ");
-                    outline(x, depth + 1, breaks, out);
-                }
-                indent(out, depth);
-                out.push('}');
-            }
-            Json::Arr(a)
-                if depth <= arrays
-                    && !a.is_empty()
-                    && a.iter().all(|x| matches!(x, Json::Obj(_) | Json::Arr(_))) =>
-            {
-                out.push('[');
-                for (k, x) in a.iter().enumerate() {
-                    if k > 0 {
-                        out.push(',');
-                    }
-                    indent(out, depth + 1);
-                    outline(x, depth + 1, breaks, out);
-                }
-                indent(out, depth);
-                out.push(']');
-            }
-            _ => inline(v, out),
-        }
-    }
-
-    /// `v` on one line: `{"k": v, ...}`, `[a, b]`.
-    fn inline(v: &Json, out: &mut String) {
-        match v {
-            Json::Obj(m) => {
-                out.push('{');
-                for (k, (key, x)) in m.iter().enumerate() {
-                    if k > 0 {
-                        out.push_str(", ");
-                    }
-                    out.push_str(&serde_json::to_string(key).expect("a string"));
-                    out.push_str(": ");
-                    inline(x, out);
-                }
-                out.push('}');
-            }
-            Json::Arr(a) => {
-                out.push('[');
-                for (k, x) in a.iter().enumerate() {
-                    if k > 0 {
-                        out.push_str(", ");
-                    }
-                    inline(x, out);
-                }
-                out.push(']');
-            }
-            scalar => out.push_str(&serde_json::to_string(scalar).expect("a scalar")),
-        }
-    }
-
-    impl<'de> Deserialize<'de> for Json {
-        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Json, D::Error> {
-            struct V;
-            impl<'de> Visitor<'de> for V {
-                type Value = Json;
-                fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                    f.write_str("JSON")
-                }
-                fn visit_unit<E>(self) -> Result<Json, E> {
-                    Ok(Json::Null)
-                }
-                fn visit_bool<E>(self, b: bool) -> Result<Json, E> {
-                    Ok(Json::Bool(b))
-                }
-                fn visit_u64<E>(self, u: u64) -> Result<Json, E> {
-                    Ok(Json::U(u))
-                }
-                fn visit_i64<E>(self, i: i64) -> Result<Json, E> {
-                    Ok(Json::I(i))
-                }
-                fn visit_f64<E>(self, f: f64) -> Result<Json, E> {
-                    Ok(Json::F(f))
-                }
-                fn visit_str<E>(self, t: &str) -> Result<Json, E> {
-                    Ok(Json::Str(t.to_string()))
-                }
-                fn visit_string<E>(self, t: String) -> Result<Json, E> {
-                    Ok(Json::Str(t))
-                }
-                fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<Json, A::Error> {
-                    let mut v = Vec::new();
-                    while let Some(x) = a.next_element()? {
-                        v.push(x);
-                    }
-                    Ok(Json::Arr(v))
-                }
-                fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> Result<Json, A::Error> {
-                    let mut m = Vec::new();
-                    while let Some((k, v)) = a.next_entry()? {
-                        m.push((k, v));
-                    }
-                    Ok(Json::Obj(m))
-                }
-            }
-            d.deserialize_any(V)
-        }
-    }
-}
-
 /// `value` as JSON laid out in `style`.
-pub(crate) fn to_json<T: Serialize>(value: &T, style: Style) -> String {
-    fn write<T: Serialize, F: Formatter>(value: &T, formatter: F) -> Vec<u8> {
-        let mut out = Vec::new();
-        let mut ser = serde_json::Serializer::with_formatter(&mut out, formatter);
-        value
-            .serialize(&mut ser)
-            .expect("plain data always serializes");
-        out
-    }
-    let mut out = match style {
-        Style::Pretty => write(value, pretty::Pretty::default()),
-        Style::TwoLevels => write(value, two_levels::Layout::default()),
-        Style::Rows => write(value, rows::Layout::default()),
-    };
-    if style != Style::Pretty {
-        out.push(b'\n');
-    }
+pub(crate) fn to_json<T: Serialize + ?Sized>(value: &T, style: Style) -> String {
+    let mut out = Vec::new();
+    write_json(&mut out, value, style).expect("writing to memory cannot fail");
     String::from_utf8(out).expect("serde_json writes UTF-8")
 }
 
-mod pretty {
-    use serde_json::ser::Formatter;
-    use std::io::{self, Write};
-
-    /// One open container: whether it is an inline array, and whether it holds anything yet.
-    struct Open {
-        inline: bool,
-        array: bool,
-        used: bool,
+/// Writes `value` to `w` as JSON in `layout`: readable in `style` as it is serialised,
+/// or compact with a trailing newline. Wrap `w` in a `BufWriter`: this makes many small
+/// writes.
+pub(crate) fn write_laid_out<W: Write, T: Serialize + ?Sized>(
+    mut w: W,
+    value: &T,
+    layout: Layout,
+    style: Style,
+) -> io::Result<()> {
+    match layout {
+        Layout::Readable => write_json(w, value, style),
+        Layout::Compact => {
+            serialize(&mut w, value, CompactFormatter)?;
+            w.write_all(b"\n")
+        }
     }
+}
 
-    /// The formatter of [`Style::Pretty`](super::Style::Pretty).
-    #[derive(Default)]
-    pub(super) struct Pretty {
-        stack: Vec<Open>,
-    }
-
-    /// A line break and `depth` levels of indent.
-    fn newline<W: ?Sized + Write>(w: &mut W, depth: usize) -> io::Result<()> {
+/// Writes `value` to `w` as JSON laid out in `style`, straight from the serialiser.
+pub(crate) fn write_json<W: Write, T: Serialize + ?Sized>(
+    mut w: W,
+    value: &T,
+    style: Style,
+) -> io::Result<()> {
+    serialize(&mut w, value, Laid::new(style))?;
+    if style.newline {
         w.write_all(b"\n")?;
-        (0..depth).try_for_each(|_| w.write_all(b"  "))
     }
-
-    impl Pretty {
-        fn open<W: ?Sized + Write>(&mut self, w: &mut W, array: bool) -> io::Result<()> {
-            let inline = array && self.stack.last().is_some_and(|o| o.array);
-            self.stack.push(Open {
-                inline,
-                array,
-                used: false,
-            });
-            w.write_all(if array { b"[" } else { b"{" })
-        }
-
-        fn close<W: ?Sized + Write>(&mut self, w: &mut W, array: bool) -> io::Result<()> {
-            let open = self.stack.pop().expect("balanced containers");
-            if open.used && !open.inline {
-                newline(w, self.stack.len())?;
-            }
-            w.write_all(if array { b"]" } else { b"}" })
-        }
-
-        fn item<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
-            let depth = self.stack.len();
-            let open = self.stack.last_mut().expect("inside a container");
-            open.used = true;
-            if open.inline {
-                if !first {
-                    w.write_all(b", ")?;
-                }
-                Ok(())
-            } else {
-                if !first {
-                    w.write_all(b",")?;
-                }
-                newline(w, depth)
-            }
-        }
-    }
-
-    impl Formatter for Pretty {
-        fn begin_array<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-            self.open(w, true)
-        }
-        fn end_array<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-            self.close(w, true)
-        }
-        fn begin_array_value<W: ?Sized + Write>(
-            &mut self,
-            w: &mut W,
-            first: bool,
-        ) -> io::Result<()> {
-            self.item(w, first)
-        }
-        fn end_array_value<W: ?Sized + Write>(&mut self, _: &mut W) -> io::Result<()> {
-            Ok(())
-        }
-        fn begin_object<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-            self.open(w, false)
-        }
-        fn end_object<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-            self.close(w, false)
-        }
-        fn begin_object_key<W: ?Sized + Write>(
-            &mut self,
-            w: &mut W,
-            first: bool,
-        ) -> io::Result<()> {
-            self.item(w, first)
-        }
-        fn begin_object_value<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-            w.write_all(b": ")
-        }
-        fn end_object_value<W: ?Sized + Write>(&mut self, _: &mut W) -> io::Result<()> {
-            Ok(())
-        }
-    }
+    Ok(())
 }
 
-mod two_levels {
-    use serde_json::ser::Formatter;
-    use std::io::{self, Write};
-
-    /// A formatter for the summary and the state: the top object and the objects directly in
-    /// it indented by two spaces, one key a line; deeper objects and every array on one line
-    /// (`"twenty": {"count": 9, "p": 0.9, "ci95": [0.6, 0.98]}`, `[[15, 142], [20, 1858]]`).
-    #[derive(Default)]
-    pub(super) struct Layout {
-        /// Open containers: (array or inline, holds something yet).
-        stack: Vec<(bool, bool)>,
-    }
-
-    impl Layout {
-        fn indent<W: ?Sized + Write>(&self, w: &mut W) -> io::Result<()> {
-            let depth = self.stack.iter().filter(|(inline, _)| !inline).count();
-            w.write_all(b"\n")?;
-            (0..depth).try_for_each(|_| w.write_all(b"  "))
-        }
-
-        fn inline(&self) -> bool {
-            self.stack.last().is_some_and(|&(inline, _)| inline)
-        }
-    }
-
-    impl Formatter for Layout {
-        fn begin_array<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-            self.stack.push((true, false));
-            w.write_all(b"[")
-        }
-        fn end_array<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-            self.stack.pop();
-            w.write_all(b"]")
-        }
-        fn begin_array_value<W: ?Sized + Write>(
-            &mut self,
-            w: &mut W,
-            first: bool,
-        ) -> io::Result<()> {
-            if !first {
-                w.write_all(b", ")?;
-            }
-            Ok(())
-        }
-        fn end_array_value<W: ?Sized + Write>(&mut self, _: &mut W) -> io::Result<()> {
-            Ok(())
-        }
-        fn begin_object<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-            let inline = self.inline() || self.stack.len() >= 2;
-            self.stack.push((inline, false));
-            w.write_all(b"{")
-        }
-        fn end_object<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-            let (inline, used) = self.stack.pop().expect("balanced");
-            if used && !inline {
-                self.indent(w)?;
-            }
-            w.write_all(b"}")
-        }
-        fn begin_object_key<W: ?Sized + Write>(
-            &mut self,
-            w: &mut W,
-            first: bool,
-        ) -> io::Result<()> {
-            if let Some(top) = self.stack.last_mut() {
-                top.1 = true;
-            }
-            if self.inline() {
-                return w.write_all(if first { b"" } else { b", " });
-            }
-            if !first {
-                w.write_all(b",")?;
-            }
-            self.indent(w)
-        }
-        fn begin_object_value<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-            w.write_all(b": ")
-        }
-        fn end_object_value<W: ?Sized + Write>(&mut self, _: &mut W) -> io::Result<()> {
-            Ok(())
-        }
-    }
+/// Serialises `value` to `w` through `formatter`; a failure is the writer's.
+fn serialize<W: Write, T: Serialize + ?Sized, F: Formatter>(
+    w: W,
+    value: &T,
+    formatter: F,
+) -> io::Result<()> {
+    let mut ser = serde_json::Serializer::with_formatter(w, formatter);
+    value.serialize(&mut ser).map_err(|e| {
+        assert!(e.is_io(), "plain data always serializes: {e}");
+        io::Error::from(e)
+    })
 }
 
-mod rows {
-    use serde_json::ser::Formatter;
-    use std::io::{self, Write};
+/// One open container of [`Laid`].
+#[derive(Clone, Copy)]
+struct Open {
+    /// An array (else an object).
+    array: bool,
+    /// Goes one item a line.
+    broken: bool,
+    /// An array that may still break: its first element decides.
+    undecided: bool,
+    /// Holds an item.
+    used: bool,
+}
 
-    /// An open container of [`Layout`].
-    #[derive(Clone, Copy, PartialEq, Eq)]
-    enum Open {
-        /// The top object: one key a line.
-        Block { used: bool },
-        /// Any other object: on one line.
-        Inline,
-        /// An array; `broken` once an object in it went on its own line.
-        Array { broken: bool },
-    }
+/// A line break and 64 spaces: an indent of up to 32 levels in one write.
+const NEWLINE: [u8; 65] = {
+    let mut line = [b' '; 65];
+    line[0] = b'\n';
+    line
+};
 
-    /// The formatter of [`Style::Rows`](super::Style::Rows).
-    #[derive(Default)]
-    pub(super) struct Layout {
-        stack: Vec<Open>,
-        /// An array value has begun and its separator (`" "` or a line break) is owed.
-        pending: Option<bool>,
-    }
+/// The formatter of every readable layout: writes JSON as `serde_json`'s compact formatter
+/// does, plus the line breaks, indents and spaces its [`Style`] asks for.
+pub(crate) struct Laid {
+    style: Style,
+    /// The open containers, outermost first.
+    stack: Vec<Open>,
+    /// How many open containers are broken: the indent of their items.
+    indent: usize,
+    /// The first element of an undecided array is about to begin.
+    pending: bool,
+}
 
-    impl Layout {
-        fn newline<W: ?Sized + Write>(&self, w: &mut W) -> io::Result<()> {
-            let depth = self
-                .stack
-                .iter()
-                .filter(|o| matches!(o, Open::Block { .. } | Open::Array { broken: true }))
-                .count();
-            w.write_all(b"\n")?;
-            (0..depth).try_for_each(|_| w.write_all(b"  "))
+/// The kind of a value about to be written, for [`Rows`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Scalar,
+    Array,
+    Object,
+}
+
+impl Laid {
+    /// A formatter for `style`.
+    pub(crate) fn new(style: Style) -> Laid {
+        Laid {
+            style,
+            stack: Vec::with_capacity(8),
+            indent: 0,
+            pending: false,
         }
+    }
 
-        /// Pays an owed separator before a scalar or an array: a space after a comma.
-        fn scalar<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-            match self.pending.take() {
-                Some(false) => w.write_all(b" "),
-                _ => Ok(()),
+    /// A line break and the current indent.
+    fn newline<W: ?Sized + Write>(&self, w: &mut W) -> io::Result<()> {
+        match NEWLINE.get(..1 + 2 * self.indent) {
+            Some(line) => w.write_all(line),
+            None => {
+                w.write_all(b"\n")?;
+                (0..self.indent).try_for_each(|_| w.write_all(b"  "))
             }
         }
     }
 
-    macro_rules! scalars {
-        ($($method:ident($ty:ty)),* $(,)?) => {
-            $(
-                fn $method<W: ?Sized + Write>(&mut self, w: &mut W, value: $ty) -> io::Result<()> {
-                    self.scalar(w)?;
-                    serde_json::ser::CompactFormatter.$method(w, value)
-                }
-            )*
+    /// A value of `kind` begins: if it is the first element of an undecided array, that
+    /// array breaks or not by its kind, and a broken one starts its first line.
+    #[inline]
+    fn value<W: ?Sized + Write>(&mut self, w: &mut W, kind: Kind) -> io::Result<()> {
+        if !self.pending {
+            return Ok(());
+        }
+        self.pending = false;
+        let rows = self.style.rows;
+        let open = self.stack.last_mut().expect("an array is open");
+        open.undecided = false;
+        open.broken = match rows {
+            Rows::Objects => kind == Kind::Object,
+            Rows::Containers => kind != Kind::Scalar,
+            Rows::OutsideArrays => true,
         };
+        if open.broken {
+            self.indent += 1;
+            self.newline(w)?;
+        }
+        Ok(())
     }
 
-    impl Formatter for Layout {
-        scalars! {
-            write_bool(bool), write_i8(i8), write_i16(i16), write_i32(i32), write_i64(i64),
-            write_i128(i128), write_u8(u8), write_u16(u16), write_u32(u32), write_u64(u64),
-            write_u128(u128), write_f32(f32), write_f64(f64), write_number_str(&str),
-        }
-
-        fn write_null<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-            self.scalar(w)?;
-            w.write_all(b"null")
-        }
-
-        fn begin_string<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-            self.scalar(w)?;
-            w.write_all(b"\"")
-        }
-
-        fn begin_array<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-            self.scalar(w)?;
-            self.stack.push(Open::Array { broken: false });
-            w.write_all(b"[")
-        }
-
-        fn end_array<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-            let open = self.stack.pop();
-            if open == Some(Open::Array { broken: true }) {
+    /// Ends the innermost container: a broken one that holds something closes on a line
+    /// of its own.
+    fn close<W: ?Sized + Write>(&mut self, w: &mut W, end: &[u8]) -> io::Result<()> {
+        let open = self.stack.pop().expect("balanced containers");
+        if open.broken {
+            self.indent -= 1;
+            if open.used {
                 self.newline(w)?;
             }
-            w.write_all(b"]")
         }
+        w.write_all(end)
+    }
 
-        fn begin_array_value<W: ?Sized + Write>(
-            &mut self,
-            w: &mut W,
-            first: bool,
-        ) -> io::Result<()> {
-            if !first {
-                w.write_all(b",")?;
+    /// An item (an element or a key) of the innermost container begins: its separator.
+    #[inline]
+    fn item<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
+        let open = self.stack.last_mut().expect("inside a container");
+        open.used = true;
+        if first {
+            if open.undecided {
+                self.pending = true;
+                return Ok(());
             }
-            self.pending = Some(first);
-            Ok(())
-        }
-
-        fn end_array_value<W: ?Sized + Write>(&mut self, _: &mut W) -> io::Result<()> {
-            Ok(())
-        }
-
-        fn begin_object<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-            if self.stack.is_empty() {
-                self.stack.push(Open::Block { used: false });
-            } else {
-                if self.pending.take().is_some()
-                    && let Some(top) = self.stack.last_mut()
-                {
-                    *top = Open::Array { broken: true };
-                    self.newline(w)?;
-                }
-                self.stack.push(Open::Inline);
+            if open.broken {
+                return self.newline(w);
             }
-            w.write_all(b"{")
+            return Ok(());
         }
+        if open.broken {
+            w.write_all(b",")?;
+            self.newline(w)
+        } else {
+            w.write_all(b", ")
+        }
+    }
+}
 
-        fn end_object<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-            if let Some(Open::Block { used: true }) = self.stack.pop() {
-                self.newline(w)?;
+macro_rules! scalars {
+    ($($method:ident($ty:ty)),* $(,)?) => {
+        $(
+            #[inline]
+            fn $method<W: ?Sized + Write>(&mut self, w: &mut W, value: $ty) -> io::Result<()> {
+                self.value(w, Kind::Scalar)?;
+                CompactFormatter.$method(w, value)
             }
-            w.write_all(b"}")
-        }
+        )*
+    };
+}
 
-        fn begin_object_key<W: ?Sized + Write>(
-            &mut self,
-            w: &mut W,
-            first: bool,
-        ) -> io::Result<()> {
-            match self.stack.last_mut() {
-                Some(Open::Block { used }) => {
-                    *used = true;
-                    if !first {
-                        w.write_all(b",")?;
-                    }
-                    self.newline(w)
-                }
-                _ => w.write_all(if first { b"" } else { b", " }),
-            }
-        }
+impl Formatter for Laid {
+    scalars! {
+        write_bool(bool), write_i8(i8), write_i16(i16), write_i32(i32), write_i64(i64),
+        write_i128(i128), write_u8(u8), write_u16(u16), write_u32(u32), write_u64(u64),
+        write_u128(u128), write_f32(f32), write_f64(f64), write_number_str(&str),
+        write_raw_fragment(&str),
+    }
 
-        fn begin_object_value<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-            w.write_all(b": ")
-        }
+    #[inline]
+    fn write_null<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.value(w, Kind::Scalar)?;
+        w.write_all(b"null")
+    }
 
-        fn end_object_value<W: ?Sized + Write>(&mut self, _: &mut W) -> io::Result<()> {
-            Ok(())
+    #[inline]
+    fn begin_string<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.value(w, Kind::Scalar)?;
+        w.write_all(b"\"")
+    }
+
+    fn begin_array<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.value(w, Kind::Array)?;
+        let depth = self.stack.len();
+        let in_array = self.stack.last().is_some_and(|o| o.array);
+        let undecided =
+            depth < self.style.arrays && !(self.style.rows == Rows::OutsideArrays && in_array);
+        self.stack.push(Open {
+            array: true,
+            broken: false,
+            undecided,
+            used: false,
+        });
+        w.write_all(b"[")
+    }
+
+    fn end_array<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.close(w, b"]")
+    }
+
+    #[inline]
+    fn begin_array_value<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
+        self.item(w, first)
+    }
+
+    #[inline]
+    fn end_array_value<W: ?Sized + Write>(&mut self, _: &mut W) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn begin_object<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.value(w, Kind::Object)?;
+        let broken = self.stack.len() < self.style.objects;
+        if broken {
+            self.indent += 1;
         }
+        self.stack.push(Open {
+            array: false,
+            broken,
+            undecided: false,
+            used: false,
+        });
+        w.write_all(b"{")
+    }
+
+    fn end_object<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.close(w, b"}")
+    }
+
+    #[inline]
+    fn begin_object_key<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
+        self.item(w, first)
+    }
+
+    #[inline]
+    fn begin_object_value<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+        w.write_all(b": ")
+    }
+
+    #[inline]
+    fn end_object_value<W: ?Sized + Write>(&mut self, _: &mut W) -> io::Result<()> {
+        Ok(())
     }
 }
 
@@ -616,34 +418,98 @@ mod tests {
     use super::*;
 
     #[test]
-    fn compact_and_outline_keep_the_value_order_and_digits() {
-        let compact = concat!(
-            r#"{"outcomes":[{"discs":[{"team":0,"pos":[0.1,-0.30000000000000004],"state":"hole"}],"#,
-            r#""events":[],"steps":3,"time":1e-7,"rules":{"s":"a \"q\" b","x":[1,2]}}]}"#,
-            "\n"
-        );
-        let outlined = outline_json(compact);
+    fn outcomes_break_two_levels_of_objects_and_three_of_arrays_of_containers() {
+        #[derive(Serialize)]
+        struct Disc {
+            team: u8,
+            pos: [f64; 2],
+            state: &'static str,
+        }
+        #[derive(Serialize)]
+        struct Outcome {
+            discs: Vec<Disc>,
+            events: Vec<Disc>,
+            steps: u32,
+            time: f64,
+            rules: serde_json::Value,
+        }
+        #[derive(Serialize)]
+        struct File {
+            outcomes: Vec<Outcome>,
+        }
+        let file = File {
+            outcomes: vec![Outcome {
+                discs: vec![Disc {
+                    team: 0,
+                    pos: [0.1, -0.30000000000000004],
+                    state: "hole",
+                }],
+                events: vec![],
+                steps: 3,
+                time: 1e-7,
+                rules: serde_json::json!({"s": "a \"q\" b", "x": [1, 2], "y": [{"z": []}]}),
+            }],
+        };
+        let text = to_json(&file, Style::OUTCOMES);
         assert_eq!(
-            outlined,
+            text,
             concat!(
                 "{\n  \"outcomes\": [\n    {\n      \"discs\": [\n",
                 "        {\"team\": 0, \"pos\": [0.1, -0.30000000000000004], \"state\": \"hole\"}\n",
                 "      ],\n      \"events\": [],\n      \"steps\": 3,\n      \"time\": 1e-7,\n",
-                "      \"rules\": {\"s\": \"a \\\"q\\\" b\", \"x\": [1, 2]}\n    }\n  ]\n}\n"
+                "      \"rules\": {\"s\": \"a \\\"q\\\" b\", \"x\": [1, 2], \"y\": [{\"z\": []}]}\n",
+                "    }\n  ]\n}\n"
             )
         );
-        // Back to the same compact bytes; spaces inside strings survive.
-        assert_eq!(compact_json(&outlined), compact);
-        let a: serde_json::Value = serde_json::from_str(&outlined).unwrap();
-        let b: serde_json::Value = serde_json::from_str(compact).unwrap();
-        assert_eq!(a, b);
+        // The compact layout is the same JSON on one line; spaces inside strings survive.
+        let mut compact = Vec::new();
+        write_laid_out(&mut compact, &file, Layout::Compact, Style::OUTCOMES).unwrap();
+        let compact = String::from_utf8(compact).unwrap();
+        assert_eq!(compact, serde_json::to_string(&file).unwrap() + "\n");
+        assert_eq!(compact_json(&text), compact);
+    }
+
+    #[test]
+    fn the_game_log_breaks_the_top_arrays_of_containers_only() {
+        let v =
+            serde_json::json!({"a": [[1, 2], [3]], "b": [1, 2], "c": [{"d": [{"e": 1}]}], "f": []});
+        assert_eq!(
+            to_json(&v, Style::GAME_LOG),
+            "{\n  \"a\": [\n    [1, 2],\n    [3]\n  ],\n  \"b\": [1, 2],\n  \"c\": [\n    {\"d\": [{\"e\": 1}]}\n  ],\n  \"f\": []\n}\n"
+        );
+    }
+
+    #[test]
+    fn deep_indents_and_raw_fragments_are_written_whole() {
+        let mut v = serde_json::json!(1);
+        for _ in 0..40 {
+            v = serde_json::json!({ "k": v });
+        }
+        let text = to_json(&v, Style::PRETTY);
+        assert_eq!(text.lines().count(), 81);
+        assert!(text.contains(&format!("\n{}\"k\": 1\n", "  ".repeat(40))));
+        // A raw fragment (the positions of a state file) is copied as it is.
+        #[derive(Serialize)]
+        struct R<'a> {
+            p: Vec<&'a serde_json::value::RawValue>,
+            q: &'a serde_json::value::RawValue,
+        }
+        let raw = serde_json::value::RawValue::from_string("[[1,2],[3,4]]".into()).unwrap();
+        let r = R {
+            p: vec![&raw],
+            q: &raw,
+        };
+        assert_eq!(
+            to_json(&r, Style::ROWS),
+            "{\n  \"p\": [[[1,2],[3,4]]],\n  \"q\": [[1,2],[3,4]]\n}\n"
+        );
     }
 
     #[test]
     fn pretty_keeps_inner_arrays_on_one_line() {
         let v = serde_json::json!({"a": {"b": [[1, 2], [3, 4]], "c": [], "d": {}}, "e": 1.5});
         assert_eq!(
-            to_json(&v, Style::Pretty),
+            to_json(&v, Style::PRETTY),
             "{\n  \"a\": {\n    \"b\": [\n      [1, 2],\n      [3, 4]\n    ],\n    \"c\": [],\n    \"d\": {}\n  },\n  \"e\": 1.5\n}"
         );
     }
@@ -670,7 +536,7 @@ mod tests {
             e: None,
             f: vec![vec![1, 2], vec![]],
         };
-        let text = to_json(&t, Style::Rows);
+        let text = to_json(&t, Style::ROWS);
         assert_eq!(
             text,
             "{\n  \"a\": 1,\n  \"b\": [0.5, 2.0],\n  \"c\": [\n    {\"x\": [1, 2], \"y\": \"s\"},\n    {\"x\": []}\n  ],\n  \"d\": {\"p\": {\"q\": 1}},\n  \"e\": null,\n  \"f\": [[1, 2], []]\n}\n"
@@ -683,7 +549,7 @@ mod tests {
     fn two_levels_indent_objects_and_keeps_arrays_on_one_line() {
         let v = serde_json::json!({"a": {"b": [[1, 2], [3, 4]], "c": {"x": 1, "y": [2]}}, "d": 1.5, "e": {}});
         assert_eq!(
-            to_json(&v, Style::TwoLevels),
+            to_json(&v, Style::TWO_LEVELS),
             "{\n  \"a\": {\n    \"b\": [[1, 2], [3, 4]],\n    \"c\": {\"x\": 1, \"y\": [2]}\n  },\n  \"d\": 1.5,\n  \"e\": {}\n}\n"
         );
     }

@@ -1,7 +1,8 @@
 //! The outcome file (`docs/shot-file.md`): `{"outcomes": [...]}`, one outcome per
 //! shot, floats in `serde_json`'s shortest round-trip form so the bytes depend only on the
 //! outcomes. One schema ([`OutcomeJson`]) and one writer ([`write_outcome_file`]) for
-//! every form: plain, judged by the rules (`--rules`) and traced (`--trace`).
+//! every form: plain, judged by the rules (`--rules`) and traced (`--trace`), readable
+//! ([`Style::OUTCOMES`], laid out as it is serialised) or compact.
 //!
 //! In the `--rules` form every disc keeps its place in `discs` (its id), with the
 //! engine's `team` and `pos`, and a `state` after the rules: `board` (still on the board:
@@ -13,7 +14,7 @@
 //! `time` and `cut_off` are exactly those of the plain outcome, followed by `rules` (the
 //! verdict, judged in the rules layer by [`crate::rules::judge_outcomes`]).
 
-use super::format::{Layout, outline_json};
+use super::format::{Layout, Style, write_laid_out};
 use super::trace_json::TraceJson;
 use crate::disc::{Disc, DiscState};
 use crate::limits::Limit;
@@ -212,29 +213,31 @@ impl Serialize for Outcomes<'_> {
     }
 }
 
-/// Writes `file` to `w` as compact JSON followed by a newline (what `--compact` prints).
-/// Wrap `w` in a `BufWriter`: this makes many small writes.
-pub fn write_outcome_file<W: Write>(mut w: W, file: &OutcomeFile<'_>) -> std::io::Result<()> {
-    serde_json::to_writer(&mut w, file)?;
-    w.write_all(b"\n")
+/// Writes `file` to `w` in `layout`, followed by a newline: readable (the top object and
+/// each outcome one key a line, `outcomes` and each outcome's `discs` and `events` one
+/// element a line, everything deeper on one line: `Style::OUTCOMES`) or compact (what
+/// `--compact` prints). The text is laid out as it is serialised, never held whole. Wrap
+/// `w` in a `BufWriter`: this makes many small writes.
+pub fn write_outcome_file<W: Write>(
+    w: W,
+    file: &OutcomeFile<'_>,
+    layout: Layout,
+) -> std::io::Result<()> {
+    write_laid_out(w, file, layout, Style::OUTCOMES)
 }
 
-/// `file` as text in `layout`: what `crokinole simulate` and `flick` print, what
-/// `/api/simulate` answers and what the Python package's `simulate_file` returns.
+/// `file` as text in `layout`: what `/api/simulate` answers and what the Python
+/// package's `simulate_file` returns ([`write_outcome_file`] into a string).
 pub fn outcome_file_text(file: &OutcomeFile<'_>, layout: Layout) -> String {
     let mut bytes = Vec::new();
-    write_outcome_file(&mut bytes, file).expect("writing to memory cannot fail");
-    let compact = String::from_utf8(bytes).expect("serde_json writes UTF-8");
-    match layout {
-        Layout::Compact => compact,
-        Layout::Readable => outline_json(&compact),
-    }
+    write_outcome_file(&mut bytes, file, layout).expect("writing to memory cannot fail");
+    String::from_utf8(bytes).expect("serde_json writes UTF-8")
 }
 
 /// Writes the plain outcome file of `outcomes` (in shot order) to `w` as compact JSON
 /// followed by a newline: [`write_outcome_file`] without rules or traces.
 pub fn write_outcomes<W: Write>(w: W, outcomes: &[Outcome]) -> std::io::Result<()> {
-    write_outcome_file(w, &OutcomeFile::plain(outcomes))
+    write_outcome_file(w, &OutcomeFile::plain(outcomes), Layout::Compact)
 }
 
 /// The outcome file of `outcomes` as a string (compact JSON, with a trailing newline).

@@ -12,19 +12,18 @@ use crate::shot::{Flick, Placed};
 use serde::Deserialize;
 
 /// The game log as printed by `crokinole play --games 1`: the top object one key a line,
-/// each seat, each shot and each round on a line of its own; a trailing newline.
-/// `--compact` puts it on one line ([`crate::io::compact_json`]).
+/// each seat, each shot and each round on a line of its own; a trailing newline
+/// (`Style::GAME_LOG`). `--compact` puts it on one line ([`crate::io::compact_json`]).
 pub fn game_log_json(log: &GameLog) -> String {
-    let compact = serde_json::to_string(log).expect("plain data always serializes");
-    crate::io::format::outline(&compact, 0, 1)
+    to_json(log, Style::GAME_LOG)
 }
 
 /// The summary of many games as printed by `crokinole play`: the top object one key a
 /// line, every other value on one line except arrays of objects, which put each object on
-/// its own line; a trailing newline ([`Style::Rows`]). The bytes depend on the summary
+/// its own line; a trailing newline (`Style::ROWS`). The bytes depend on the summary
 /// only.
 pub fn games_summary_json(summary: &GamesSummary) -> String {
-    to_json(summary, Style::Rows)
+    to_json(summary, Style::ROWS)
 }
 
 /// Parses a noise file's text (`crokinole play --noise FILE`): a JSON object with any of

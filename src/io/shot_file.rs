@@ -256,7 +256,7 @@ pub fn params_json(board: &Board, physics: &Physics) -> String {
         board: BoardJson::full(board),
         physics: PhysicsJson::full(physics),
     };
-    crate::io::format::to_json(&params, crate::io::format::Style::Pretty)
+    crate::io::format::to_json(&params, crate::io::format::Style::PRETTY)
 }
 
 /// A shot file holding `entries`, with every `board` and `physics` key written out (as
@@ -326,7 +326,7 @@ pub fn shot_file_json(
             })
             .collect(),
     };
-    crate::io::format::to_json(&file, crate::io::format::Style::Rows)
+    crate::io::format::to_json(&file, crate::io::format::Style::ROWS)
 }
 
 #[cfg(test)]

@@ -186,7 +186,7 @@ pub fn sample_line(s: &Sample) -> String {
 /// The summary as printed by `crokinole montecarlo` and `crokinole merge`: indented
 /// objects, arrays on one line, a trailing newline. The bytes depend on the summary only.
 pub fn study_summary_json(summary: &StudySummary) -> String {
-    to_json(summary, Style::TwoLevels)
+    to_json(summary, Style::TWO_LEVELS)
 }
 
 /// Reads a Monte Carlo summary (`crokinole montecarlo` or `merge` output) back into a
@@ -341,7 +341,7 @@ fn state_body(t: &Tally, checksum: Option<String>) -> String {
         checksum,
     };
     // The positions are written as their compact JSON, verbatim.
-    to_json(&state, Style::TwoLevels)
+    to_json(&state, Style::TWO_LEVELS)
 }
 
 /// An ascending histogram of distinct values.

@@ -288,7 +288,7 @@ pub fn plan_json(plan: &Plan) -> String {
             .collect(),
         grid: plan.grid.clone(),
     };
-    to_json(&out, Style::Rows)
+    to_json(&out, Style::ROWS)
 }
 
 /// Checks that a grid axis is not empty and strictly ascending.

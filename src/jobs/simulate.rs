@@ -6,11 +6,15 @@ use super::of_kind;
 use crate::batch::run_batch;
 use crate::board::Board;
 use crate::error::InputError;
-use crate::io::{FileKind, Layout, OutcomeFile, outcome_file_text, outcomes_csv, parse_shot_file};
+use crate::io::{
+    FileKind, Layout, OutcomeFile, outcome_file_text, outcomes_csv, parse_shot_file,
+    write_outcome_file,
+};
 use crate::params::Physics;
 use crate::rules::{Ruleset, ShotEntry, ShotVerdict, check_rules, judge_outcomes};
 use crate::shot::{Outcome, Shot};
 use crate::trace::{Trace, trace_batch};
+use std::io::Write as _;
 
 /// A shot file read and checked: its board, physics and shots.
 #[derive(Clone, Debug)]
@@ -75,6 +79,16 @@ impl Simulated {
     /// The outcome file as JSON text in `layout` (a trailing newline).
     pub fn text(&self, layout: Layout) -> String {
         outcome_file_text(&self.file(), layout)
+    }
+
+    /// Writes the outcome file to `w` as JSON in `layout` (a trailing newline): the bytes
+    /// of [`Simulated::text`], laid out as they are serialised, never held whole. The many
+    /// small writes of the serialiser go to a buffer of its own (so a `&mut dyn Write` is
+    /// called once per 64 kB), flushed before it returns.
+    pub fn write_to<W: std::io::Write>(&self, w: W, layout: Layout) -> std::io::Result<()> {
+        let mut w = std::io::BufWriter::with_capacity(1 << 16, w);
+        write_outcome_file(&mut w, &self.file(), layout)?;
+        w.flush()
     }
 
     /// The outcomes as CSV, one row per disc per shot (`--csv`; docs/output.md).

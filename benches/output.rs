@@ -1,0 +1,43 @@
+//! Criterion bench of the output: the outcome file of the crowded fixture (200 shots, or
+//! `DIR/crowded.json` with `CROKINOLE_BENCH_DIR=DIR`) written readable (the default
+//! layout, laid out as it is serialised) and compact (`--compact`), with and without a
+//! trace, into a reused buffer. The shots are simulated once, outside the timing: the
+//! figures are formatting only, and readable/compact is what the default output costs
+//! over `--compact`.
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use crokinole::io::Layout;
+use crokinole::jobs::simulate::{ShotFile, SimulateOptions, simulate};
+use std::hint::black_box;
+
+fn benches(c: &mut Criterion) {
+    let text = match std::env::var("CROKINOLE_BENCH_DIR") {
+        Ok(dir) => {
+            let path = std::path::Path::new(&dir).join("crowded.json");
+            std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("CROKINOLE_BENCH_DIR: {}: {e}", path.display()))
+        }
+        Err(_) => include_str!("../fixtures/crowded.json").to_string(),
+    };
+    let file = ShotFile::read(&text).expect("fixture parses");
+    for (name, trace) in [("plain", None), ("trace10", Some(10))] {
+        let options = SimulateOptions { rules: None, trace };
+        let simulated = simulate(&file, options).expect("fixture simulates");
+        let mut group = c.benchmark_group(format!("output/crowded_{name}"));
+        group.throughput(Throughput::Elements(simulated.outcomes.len() as u64));
+        let mut buffer = Vec::new();
+        for (layout, label) in [(Layout::Readable, "readable"), (Layout::Compact, "compact")] {
+            group.bench_function(label, |b| {
+                b.iter(|| {
+                    buffer.clear();
+                    simulated.write_to(&mut buffer, black_box(layout)).unwrap();
+                    black_box(buffer.len())
+                })
+            });
+        }
+        group.finish();
+    }
+}
+
+criterion_group!(output, benches);
+criterion_main!(output);
