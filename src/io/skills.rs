@@ -74,7 +74,7 @@ pub fn skills_json() -> String {
             })
             .collect(),
     };
-    to_json(&out, Style::Rows)
+    to_json(&out, Style::ROWS)
 }
 
 #[cfg(test)]
