@@ -2,7 +2,7 @@
 //! shots one by one, for every thread count, every split of the batch and every chunk size
 //! of the streaming form; errors attributed to their global index; shots read lazily.
 
-mod fixture;
+use crate::fixture;
 
 use crokinole::batch::{map_ordered, run_batch, stream_batch};
 use crokinole::io::outcomes_to_string;

@@ -2,8 +2,8 @@
 //! outcome files, byte-identical output for every thread count, stdin, `params`, and a
 //! refusal naming the shot, the field and the problem for every class of bad input.
 
-mod binary;
-mod fixture;
+use crate::binary;
+use crate::fixture;
 
 use binary::run;
 

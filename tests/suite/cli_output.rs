@@ -2,7 +2,7 @@
 //! at all, a closed standard output is an error, and absurd thread counts are capped
 //! instead of hanging the start.
 
-mod binary;
+use crate::binary;
 
 use std::io::Read;
 use std::process::{Command, Stdio};

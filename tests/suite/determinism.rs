@@ -2,7 +2,7 @@
 //! quiet steps) equals `World::step` called by hand; `run_batch` equals running shots one by
 //! one, on pools of 1, 2 and 3 threads; repeated runs are identical.
 
-mod fixture;
+use crate::fixture;
 
 use crokinole::{Outcome, World, run_batch, run_shot};
 

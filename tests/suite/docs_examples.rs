@@ -8,7 +8,7 @@
 //! from its fixture after the engine changed; docs/play.md's game log (seed 7) and
 //! docs/shot-file.md's outcome file showed numbers of an older hole model.
 
-mod binary;
+use crate::binary;
 
 /// (doc, the sentence before the block, the command's arguments): every documented
 /// command example that prints output. A new example in the docs goes here too.

@@ -23,7 +23,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::mpsc;
 use std::time::Duration;
 
-mod fixture;
+use crate::fixture;
 
 /// Cases per input kind on every `cargo test` (about a second in all in release).
 const CASES: u64 = 400;

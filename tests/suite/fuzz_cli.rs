@@ -18,7 +18,7 @@
 //! that the accepted cases finish in milliseconds: this checks the handling of flags, not
 //! the speed of large studies.
 
-mod binary;
+use crate::binary;
 
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};

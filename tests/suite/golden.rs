@@ -2,7 +2,7 @@
 //! unless the physics is meant to change. Any change to the model, a coefficient, the event
 //! order or the float formatting shows up here first.
 
-mod golden_file;
+use crate::golden_file;
 
 use crokinole::io::{outcomes_to_string, parse_shot_file};
 use crokinole::shot::run_shot;

@@ -6,7 +6,7 @@
 //! 128 + the signal's number. Linux only (kill(2) sends the signals, /proc shows the handlers).
 #![cfg(target_os = "linux")]
 
-mod binary;
+use crate::binary;
 
 use binary::{fixture, ok, scratch};
 

@@ -477,7 +477,7 @@ impl Crate {
         for (i, file) in self.files.iter().enumerate() {
             let Some(layer) = layer_of(file) else {
                 out.push(format!(
-                    "{}: not in the layer map of tests/layering.rs (LAYER_OF)",
+                    "{}: not in the layer map of tests/suite/layering.rs (LAYER_OF)",
                     file.path
                 ));
                 continue;
@@ -818,7 +818,7 @@ mod checker {
         let v = check(&[("src/lib.rs", "pub mod misc;\n"), ("src/misc.rs", "\n")]);
         assert_eq!(
             v,
-            ["src/misc.rs: not in the layer map of tests/layering.rs (LAYER_OF)"]
+            ["src/misc.rs: not in the layer map of tests/suite/layering.rs (LAYER_OF)"]
         );
     }
 }

@@ -7,7 +7,7 @@ use crokinole::trace::trace_shot;
 use crokinole::{Board, Disc, DiscState, Flick, Physics, Placed, Shot, World, run_shot};
 use glam::DVec2;
 
-mod common;
+use crate::common;
 
 /// A disc between two pegs a nanometre wider apart than it, restitution 1, no friction:
 /// it bounces for ever, a billion times a second. Symptom before the bound: 100,000 events

@@ -4,8 +4,8 @@
 //! staying legal, the score and hit definitions, exact merges, refusals of bad studies,
 //! pinned random draws and a golden summary.
 
-mod fixture;
-mod golden_file;
+use crate::fixture;
+use crate::golden_file;
 
 use crokinole::io::outcomes_to_string;
 use crokinole::io::{

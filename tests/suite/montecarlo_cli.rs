@@ -1,9 +1,9 @@
 //! `crokinole montecarlo` and `crokinole merge` (docs/montecarlo.md): the summary on
 //! stdout, byte-identical for every thread count; shards merged into exactly the bytes of
 //! one run, samples files included; refusals that name the field and write nothing. Runs
-//! stopped by a signal are in tests/interrupted_runs.rs.
+//! stopped by a signal are in tests/suite/interrupted_runs.rs.
 
-mod binary;
+use crate::binary;
 
 use binary::{fixture, ok, run, scratch};
 

@@ -3,7 +3,7 @@
 //! CSV), counts in scientific notation, progress only on a terminal, and pictures whose
 //! structure says what they show.
 
-mod binary;
+use crate::binary;
 
 use binary::{fixture, run, scratch};
 use serde_json::Value;

@@ -8,7 +8,7 @@
 //! discs), until slow meetings in a closed step became pressed contacts. The time each
 //! takes is measured by `cargo bench --bench engine -- cluster` and `examples/cluster.rs`.
 
-mod common;
+use crate::common;
 
 use crokinole::scenes::hex_cluster;
 use crokinole::{Disc, World, run_shot};

@@ -1,7 +1,7 @@
 //! Impacts: the impulse model of `resolve_disc_disc` / `resolve_disc_peg` and its
 //! conservation laws, plus short runs through the world.
 
-mod common;
+use crate::common;
 
 use approx::assert_relative_eq;
 use common::{Lcg, M, R, disc, open_board, resting};

@@ -1,7 +1,7 @@
 //! Without spin (no initial spin, frictionless contacts) every event is solved exactly,
 //! so the outcome of a shot barely depends on the fixed step.
 
-mod common;
+use crate::common;
 
 use common::{disc, resting};
 use crokinole::{Board, Disc, EventKind, Physics, World};

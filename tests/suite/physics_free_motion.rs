@@ -1,7 +1,7 @@
 //! Free motion on the board: Coulomb sliding, spinning in place and the coupled
 //! slide-and-spin of Farkas et al. (2003), against their closed forms.
 
-mod common;
+use crate::common;
 
 use common::{R, disc, open_board, physics_dt};
 use crokinole::step::farkas::integrate_slide_and_spin;

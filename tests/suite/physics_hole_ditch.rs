@@ -1,6 +1,6 @@
 //! The 20 hole (support window, hangers, critical crossing speeds, scaling) and the ditch.
 
-mod common;
+use crate::common;
 
 use common::{M, R, disc, open_board, physics_dt, resting};
 use crokinole::step::hole::{TABLE_B, TABLE_V, critical_speed, table_window};

@@ -6,7 +6,7 @@
 //! gave the mirror image, and moving the shooter 1e-12 m flipped it. Cause: the contacts
 //! were resolved one after another in the order of the disc ids.
 
-mod common;
+use crate::common;
 
 use common::{Lcg, M, R, ideal_physics, open_board};
 use crokinole::io::parse_shot_file;

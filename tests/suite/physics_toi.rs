@@ -2,7 +2,7 @@
 //! collisions, no tunnelling at any speed, and pressed contacts (slow inelastic pushes,
 //! rows struck at e = 0).
 
-mod common;
+use crate::common;
 
 use common::{M, R, board_with_pegs, disc, ideal_physics, max_overlap, open_board, resting};
 use crokinole::{Disc, DiscState, EventKind, Physics, World};

@@ -5,8 +5,8 @@
 //! reproduces it; the objectives mean what they say; the planner strategy plays games; bad
 //! requests are refused with the field named; and a golden plan.
 
-mod fixture;
-mod golden_file;
+use crate::fixture;
+use crate::golden_file;
 
 use crokinole::io::{game_log_json, parse_suggest_file, plan_json};
 use crokinole::montecarlo::{Noise, PlayerFlick, Sampling, ShotClass, Situation, Study, StudySpec};

@@ -2,7 +2,7 @@
 //! thread count, with the heat-map grid in its documented shape; standard input and
 //! `--output`; refusals of bad input with exit code 2, the field named and nothing written.
 
-mod binary;
+use crate::binary;
 
 use binary::{fixture, run, scratch};
 use serde_json::Value;

@@ -6,7 +6,7 @@
 //! Kept fast: tournament games (4 rounds), small K and M, and a single traditional game
 //! (to 100) with small K and M.
 
-mod binary;
+use crate::binary;
 
 use binary::ok;
 use crokinole::io::{game_log_json, games_summary_json};

@@ -3,8 +3,8 @@
 //! implies, are drawn to scale and are the same bytes every time; `crokinole render` and
 //! `simulate --trace` behave at the command line.
 
-mod binary;
-mod fixture;
+use crate::binary;
+use crate::fixture;
 
 use crokinole::io::{outcomes_to_string, parse_plan, parse_shot_file, parse_summary};
 use crokinole::montecarlo::ShotClass;

@@ -11,7 +11,7 @@
 //! logged start state (written in shortest round-trip form) was read back a hair away;
 //! the crate's `float_roundtrip` feature reads every number back exactly.
 
-mod binary;
+use crate::binary;
 
 use crokinole::io::{parse_study_file, parse_suggest_file};
 use crokinole::montecarlo::PlayerFlick;

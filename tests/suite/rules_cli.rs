@@ -5,7 +5,7 @@
 //! else is the plain outcome, the refusals (missing seat, wrong team, illegal placement,
 //! an empty seat) and byte-identical output for every thread count.
 
-mod binary;
+use crate::binary;
 
 use binary::Run;
 

@@ -5,8 +5,8 @@
 //! Most tests talk over HTTP to one server started in this process on a free port
 //! (`crokinole::serve::Server`); one starts the binary's `serve` as a user would.
 
-mod binary;
-mod http;
+use crate::binary;
+use crate::http;
 
 use crokinole::serve::{Gate, Limits, Request, ServeConfig, Server, route};
 use http::{Answer, request};

@@ -1,6 +1,6 @@
 //! `crokinole serve` in a real browser: the built binary's `serve` on a free port,
 //! headless Chromium driven by `chromedriver` through the WebDriver HTTP protocol (a small
-//! client over `std::net`, tests/http). The test places discs, flicks by dragging back
+//! client over `std::net`, tests/suite/http). The test places discs, flicks by dragging back
 //! from the shooting line, waits for the animation, and checks the final positions the
 //! page shows against the library and `crokinole simulate` on the same shot; then runs a
 //! Monte Carlo study and a suggestion from the page, plays the suggestion, and replays a
@@ -9,8 +9,8 @@
 //! Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs them). Without
 //! them the test fails saying how to install them, unless `CROKINOLE_SKIP_BROWSER=1`.
 
-mod binary;
-mod http;
+use crate::binary;
+use crate::http;
 
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader};

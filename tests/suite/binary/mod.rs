@@ -16,10 +16,17 @@ pub fn fixture(dir: &str, name: &str) -> String {
     path.to_str().unwrap().to_string()
 }
 
-/// A fresh scratch directory for test `test` of this test binary (emptied if it existed).
+/// A fresh scratch directory for test `test` of the calling module (emptied if it
+/// existed). The name holds this process's id and the caller's file, so two modules of the
+/// one test binary that both name a scratch `bad` never share it.
+#[track_caller]
 pub fn scratch(test: &str) -> PathBuf {
+    let module = Path::new(std::panic::Location::caller().file())
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("test");
     let dir = std::env::temp_dir().join(format!(
-        "crokinole-{}-{}-{test}",
+        "crokinole-{}-{}-{module}-{test}",
         env!("CARGO_CRATE_NAME"),
         std::process::id()
     ));
