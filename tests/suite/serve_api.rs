@@ -3,7 +3,8 @@
 //! requests are served at once, and nothing a client sends makes it panic.
 //!
 //! Most tests talk over HTTP to one server started in this process on a free port
-//! (`crokinole::serve::Server`); one starts the binary's `serve` as a user would.
+//! (`crokinole::serve::Server`), the concurrency test to one of its own; one starts the
+//! binary's `serve` as a user would.
 
 use crate::binary;
 use crate::http;
@@ -16,31 +17,37 @@ use std::time::Duration;
 
 const TIMEOUT: Duration = Duration::from_secs(120);
 
-/// The address of this test binary's server (started once, on a free port).
+/// Starts a server in this process on a free port, letting `heavy` studies and plans
+/// through at once, and returns its address.
+fn start(heavy: usize) -> String {
+    let server = Server::bind(ServeConfig {
+        port: 0,
+        heavy,
+        ..ServeConfig::default()
+    })
+    .expect("bind a free port");
+    let addr = server.addr().to_string();
+    std::thread::spawn(move || server.run());
+    addr
+}
+
+/// The address of the server these tests share (started once). The tests run in parallel
+/// and each may have a study in flight, so its gate is wide: none of them is about the
+/// gate. (With the default gate of 2, the studies of the concurrency test once turned a
+/// bad request of another test away with a 503 instead of its 400; that test now has a
+/// server of its own.)
 fn server() -> &'static str {
     static ADDR: OnceLock<String> = OnceLock::new();
-    ADDR.get_or_init(|| {
-        let server = Server::bind(ServeConfig {
-            port: 0,
-            ..ServeConfig::default()
-        })
-        .expect("bind a free port");
-        let addr = server.addr().to_string();
-        std::thread::spawn(move || server.run());
-        addr
-    })
+    ADDR.get_or_init(|| start(64))
 }
 
 fn post(path: &str, body: &[u8]) -> Answer {
-    request(
-        server(),
-        "POST",
-        path,
-        Some("application/json"),
-        body,
-        TIMEOUT,
-    )
-    .expect("the server answers")
+    post_to(server(), path, body)
+}
+
+fn post_to(addr: &str, path: &str, body: &[u8]) -> Answer {
+    request(addr, "POST", path, Some("application/json"), body, TIMEOUT)
+        .expect("the server answers")
 }
 
 fn get(path: &str) -> Answer {
@@ -403,6 +410,8 @@ fn the_page_and_its_files_are_served() {
 
 #[test]
 fn concurrent_requests_are_all_answered_and_equal() {
+    // A server of its own, with the default gate: no other test's study takes a place.
+    let addr = start(ServeConfig::default().heavy);
     let example = fixture("", "example.json");
     let want = cli(&[
         "simulate",
@@ -411,16 +420,16 @@ fn concurrent_requests_are_all_answered_and_equal() {
         "10",
     ]);
     let study = fixture("montecarlo", "opening.json");
-    let mc_want = post("/api/montecarlo?samples=2000&seed=1", &study);
+    let mc_want = post_to(&addr, "/api/montecarlo?samples=2000&seed=1", &study);
     assert_eq!(mc_want.status, 200);
     let threads: Vec<_> = (0..10)
         .map(|k| {
-            let (example, study) = (example.clone(), study.clone());
+            let (example, study, addr) = (example.clone(), study.clone(), addr.clone());
             std::thread::spawn(move || {
                 if k % 5 == 4 {
-                    post("/api/montecarlo?samples=2000&seed=1", &study)
+                    post_to(&addr, "/api/montecarlo?samples=2000&seed=1", &study)
                 } else {
-                    post("/api/simulate?trace=10", &example)
+                    post_to(&addr, "/api/simulate?trace=10", &example)
                 }
             })
         })
