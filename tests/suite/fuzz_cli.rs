@@ -163,7 +163,7 @@ const WRONG_FILES: &[&str] = &[
     "/",
     "/dev/null",
     "fixtures/README.md",
-    "fixtures/golden-hashes.txt",
+    "fixtures/golden-outcomes/example.txt",
 ];
 
 const SPECS: &[Spec] = &[
