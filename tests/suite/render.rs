@@ -1,10 +1,13 @@
 //! Traces and pictures: the trace reproduces `run_shot` bit for bit and puts every event
 //! where the geometry says; the SVG pictures parse as XML, hold the elements the input
-//! implies, are drawn to scale and are the same bytes every time; `crokinole render` and
-//! `simulate --trace` behave at the command line.
+//! implies, are drawn to scale and are the bytes of their golden files
+//! (`fixtures/render/golden-*.svg`: open them to look; `UPDATE_GOLDEN=1 cargo test
+//! --profile ci --test suite render::` rewrites them); `crokinole render` and `simulate
+//! --trace` behave at the command line.
 
 use crate::binary;
 use crate::fixture;
+use crate::golden_file;
 
 use crokinole::io::{outcomes_to_string, parse_plan, parse_shot_file, parse_summary};
 use crokinole::montecarlo::ShotClass;
@@ -39,6 +42,17 @@ fn sample_shots() -> Vec<(Board, Physics, Shot)> {
     let (b, p, s) = shots("crowded.json");
     out.extend(s.into_iter().step_by(20).map(|s| (b.clone(), p.clone(), s)));
     out
+}
+
+/// Checks `svg` against `fixtures/render/golden-NAME.svg` (pinned byte for byte).
+fn golden_svg(name: &str, svg: &str, what: &str) {
+    golden_file::check(
+        &fixture(&format!("render/golden-{name}.svg")),
+        svg,
+        what,
+        "render",
+        "the physics or the drawing",
+    );
 }
 
 fn bits(v: DVec2) -> (u64, u64) {
@@ -227,9 +241,10 @@ fn shot_pictures_hold_what_the_trace_says_to_scale() {
     for (k, shot) in shots.iter().enumerate() {
         let trace = trace_shot(&board, &physics, shot, 10).unwrap();
         let svg = shot_svg(&board, &trace, &format!("shot {k} <&> \"quoted\""));
-        assert_eq!(
-            svg,
-            shot_svg(&board, &trace, &format!("shot {k} <&> \"quoted\""))
+        golden_svg(
+            &format!("shot-{k}"),
+            &svg,
+            &format!("The picture of shot {k} of fixtures/example.json"),
         );
         let doc = roxmltree::Document::parse(&svg).expect("the SVG is XML");
         assert_eq!(doc.root_element().tag_name().name(), "svg");
@@ -338,16 +353,10 @@ fn cloud_pictures_show_every_position_and_every_class_of_the_summary() {
         "opening",
         CloudView::Board,
     );
-    assert_eq!(
-        svg,
-        cloud_svg(
-            &board,
-            &physics,
-            &summary,
-            None,
-            "opening",
-            CloudView::Board
-        )
+    golden_svg(
+        "cloud-opening",
+        &svg,
+        "The cloud of fixtures/montecarlo/golden-opening-summary.json",
     );
     let doc = roxmltree::Document::parse(&svg).unwrap();
     assert_eq!(elements(&doc, "circle", "sample").len(), 400);
@@ -465,7 +474,11 @@ fn heat_maps_have_a_cell_per_grid_point_and_mark_the_nulls() {
     let (na, ns) = (grid.aim.len(), grid.speed.len());
     assert_eq!((na, ns), (9, 7));
     let svg = heatmap_svg(&grid, None, "grid");
-    assert_eq!(svg, heatmap_svg(&grid, None, "grid"));
+    golden_svg(
+        "heatmap-grid",
+        &svg,
+        "The heat map of fixtures/render/suggest-grid.json",
+    );
     let doc = roxmltree::Document::parse(&svg).unwrap();
     let cells = elements(&doc, "rect", "cell");
     assert_eq!(cells.len(), na * ns);
