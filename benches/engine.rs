@@ -93,7 +93,7 @@ fn benches(c: &mut Criterion) {
     }
 
     // Dense clusters of touching discs struck at 10 m/s (`crokinole::scenes::hex_cluster`,
-    // the scene of tests/physics_clusters.rs): one whole shot each.
+    // the scene of tests/suite/physics_clusters.rs): one whole shot each.
     let mut g = c.benchmark_group("cluster");
     g.sample_size(10);
     for n in [28, 75, 150] {

@@ -1,6 +1,7 @@
 """Shared helpers of the Python tests: the repository's paths and the `crokinole` command
-(the release binary `cargo test --release` builds; built here if missing), so results can
-be compared with what the command prints."""
+(`$CROKINOLE_BIN` if set, as .ci/test sets it to the binary its Rust tests built; else the
+release binary, built here if missing), so results can be compared with what the command
+prints."""
 
 import json
 import os
@@ -14,6 +15,10 @@ FIXTURES = ROOT / "fixtures"
 
 
 def _binary() -> Path:
+    if os.environ.get("CROKINOLE_BIN"):
+        exe = Path(os.environ["CROKINOLE_BIN"])
+        assert exe.is_file(), f"CROKINOLE_BIN={exe} is not a file"
+        return exe
     exe = ROOT / "target" / "release" / "crokinole"
     if not exe.exists():
         subprocess.run(

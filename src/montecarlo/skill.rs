@@ -18,7 +18,7 @@
 //! the scale for the target rate, the best speed sought on a grid with common random
 //! numbers inside, then a measurement at [`CALIBRATION_SAMPLES`] samples with seed
 //! [`CALIBRATION_SEED`] on a fine speed grid ([`open20`](super::open20) measures a
-//! rate). The tests (`tests/skills.rs`) measure every level again with another seed.
+//! rate). The tests (`tests/suite/skills.rs`) measure every level again with another seed.
 
 use super::noise::Noise;
 use super::tally::Proportion;

@@ -1,0 +1,243 @@
+//! Long runs stopped part way: Ctrl-C, SIGTERM (a scheduler) and SIGHUP stop `crokinole
+//! montecarlo` and `crokinole play --games N` between chunks, keep every finished sample
+//! (whole lines of the samples file) and print the summary of what finished, marked
+//! `stopped`, which is byte for byte the summary of the shorter run; a stopped shard prints
+//! no state; `kill -9` leaves whole lines but at most a cut last one. The exit status is
+//! 128 + the signal's number. Linux only (kill(2) sends the signals, /proc shows the handlers).
+#![cfg(target_os = "linux")]
+
+use crate::binary;
+
+use binary::{fixture, ok, scratch};
+
+use serde_json::Value;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Starts `crokinole ARGS` with its output piped.
+fn spawn(args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_crokinole"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Waits until `ready` holds, failing if the child ends first or two minutes pass.
+fn wait_until(child: &mut Child, what: &str, ready: impl Fn() -> bool) {
+    let start = Instant::now();
+    while !ready() {
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "{what}: not in two minutes"
+        );
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "{what}: the run ended early"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// Whether the child has a handler for SIGINT (Linux: the `SigCgt` mask of
+/// /proc/PID/status; the Rust runtime catches no SIGINT of its own).
+fn catches_sigint(pid: u32) -> bool {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status"));
+    status.ok().is_some_and(|s| {
+        s.lines()
+            .find_map(|l| l.strip_prefix("SigCgt:"))
+            .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
+            .is_some_and(|mask| mask & (1 << (libc::SIGINT - 1)) != 0)
+    })
+}
+
+/// The summary `stopped` printed, without its `stopped` member (readable layout).
+fn without_stop(summary: &str, requested: u64) -> String {
+    summary
+        .replace(
+            &format!("  \"stopped\": {{\n    \"requested\": {requested}\n  }},\n"),
+            "",
+        )
+        .replace(
+            &format!("  \"stopped\": {{\"requested\": {requested}}},\n"),
+            "",
+        )
+}
+
+/// Starts a long run of the crowded study (10^8 samples) writing `out`, and returns it
+/// once its first chunk of samples is on disk (the signal handlers are in place by then).
+fn long_run(out: &Path, extra: &[&str]) -> Child {
+    let file = fixture("montecarlo", "crowded.json");
+    let mut args = vec![
+        "montecarlo",
+        file.as_str(),
+        "--samples",
+        "100000000",
+        "--threads",
+        "2",
+        "--samples-out",
+        out.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let mut child = spawn(&args);
+    wait_until(&mut child, "the first chunk", || {
+        std::fs::metadata(out).map_or(0, |m| m.len()) > 0
+    });
+    child
+}
+
+/// Sends `signal` to the child.
+fn signal(child: &Child, signal: libc::c_int) {
+    let pid = libc::pid_t::try_from(child.id()).unwrap();
+    // SAFETY: kill(2) only sends a signal; `pid` is our own child, not yet waited for.
+    let sent = unsafe { libc::kill(pid, signal) };
+    assert_eq!(sent, 0, "kill({pid}, {signal})");
+}
+
+/// Checks that `text`'s lines are samples 0, 1, ... in order, each whole JSON, and
+/// returns how many there are.
+fn numbered_lines(text: &str) -> usize {
+    for (k, line) in text.lines().enumerate() {
+        let v: Value = serde_json::from_str(line)
+            .unwrap_or_else(|e| panic!("line {k} is not whole JSON: {e}"));
+        assert_eq!(v["sample"], k as u64);
+    }
+    text.lines().count()
+}
+
+#[test]
+fn ctrl_c_stops_between_chunks_and_summarises_the_finished_samples() {
+    let dir = scratch("interrupted");
+    let out = dir.join("s.jsonl");
+    let child = long_run(&out, &[]);
+    std::thread::sleep(Duration::from_millis(100));
+    signal(&child, libc::SIGINT);
+    let done = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&done.stderr);
+    assert_eq!(done.status.code(), Some(130), "128 + SIGINT; {stderr}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.ends_with('\n'), "the file ends with a whole line");
+    let n = numbered_lines(&text);
+    assert!(n > 0 && n.is_multiple_of(4096), "whole chunks: {n} lines");
+    assert!(
+        stderr.starts_with(&format!("stopped: SIGINT after {n} of 100000000 samples")),
+        "{stderr}"
+    );
+    // The summary is that of the finished samples: the study run with `--samples n`, to
+    // the byte, but for the line that says it stopped.
+    let summary = String::from_utf8(done.stdout).unwrap();
+    let v: Value = serde_json::from_str(&summary).unwrap();
+    assert_eq!(v["samples"], n as u64);
+    assert_eq!(v["stopped"]["requested"], 100_000_000u64);
+    let n_text = n.to_string();
+    let file = fixture("montecarlo", "crowded.json");
+    let whole = ok(&["montecarlo", &file, "--samples", &n_text, "--threads", "2"]);
+    let without_stop =
+        summary.replace("  \"stopped\": {\n    \"requested\": 100000000\n  },\n", "");
+    assert_eq!(without_stop, String::from_utf8(whole).unwrap());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_stopped_shard_keeps_its_samples_and_prints_no_state() {
+    // A shard's state must cover its whole range for `merge`: a stopped shard writes none.
+    let dir = scratch("stopped-shard");
+    let out = dir.join("s.jsonl");
+    let child = long_run(&out, &["--shard", "2/3"]);
+    signal(&child, libc::SIGTERM);
+    let done = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&done.stderr);
+    assert_eq!(done.status.code(), Some(143), "128 + SIGTERM; {stderr}");
+    assert!(done.stdout.is_empty(), "no state printed");
+    assert!(stderr.contains("run the shard again"), "{stderr}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.ends_with('\n'));
+    let first: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    assert_eq!(first["sample"], 33_333_333u64, "shard 2 of 3 starts there");
+    assert!(text.lines().count().is_multiple_of(4096));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_run_killed_outright_leaves_whole_lines_and_at_most_a_cut_last_one() {
+    // `kill -9` cannot be caught, and the kernel may stop a large write part way: every
+    // line ending in a newline must still be a whole finished sample, in order, and what
+    // follows the last newline a true beginning of the next sample's line.
+    let dir = scratch("killed");
+    let out = dir.join("s.jsonl");
+    let mut child = long_run(&out, &[]);
+    std::thread::sleep(Duration::from_millis(150));
+    child.kill().unwrap();
+    let status = child.wait().unwrap();
+    assert!(!status.success());
+    let text = std::fs::read_to_string(&out).unwrap();
+    let whole_end = text.rfind('\n').map_or(0, |i| i + 1);
+    let n = numbered_lines(&text[..whole_end]);
+    assert!(
+        n >= 4096,
+        "the first chunk was on disk before the kill: {n} lines"
+    );
+    let cut = &text[whole_end..];
+    if !cut.is_empty() {
+        let again = dir.join("again.jsonl");
+        let file = fixture("montecarlo", "crowded.json");
+        let samples = (n + 1).to_string();
+        ok(&[
+            "montecarlo",
+            &file,
+            "--samples",
+            &samples,
+            "--samples-out",
+            again.to_str().unwrap(),
+        ]);
+        let again = std::fs::read_to_string(&again).unwrap();
+        let last = again.lines().last().unwrap();
+        assert!(
+            last.starts_with(cut),
+            "the cut line is the beginning of sample {n}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn ctrl_c_stops_a_run_of_games_between_chunks_and_summarises_the_finished_games() {
+    let args = [
+        "play",
+        "--games",
+        "1000000",
+        "--strategies",
+        "random,random",
+        "--threads",
+        "2",
+    ];
+    let mut child = spawn(&args);
+    // Only a process that catches SIGINT can stop cleanly: wait for its handler.
+    let pid = child.id();
+    wait_until(&mut child, "a SIGINT handler", || catches_sigint(pid));
+    std::thread::sleep(Duration::from_millis(100));
+    signal(&child, libc::SIGINT);
+    let done = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&done.stderr);
+    assert_eq!(done.status.code(), Some(130), "128 + SIGINT; {stderr}");
+    let summary = String::from_utf8(done.stdout).unwrap();
+    let v: Value = serde_json::from_str(&summary).unwrap();
+    let n = v["games"].as_u64().unwrap();
+    assert!(n > 0 && n.is_multiple_of(256), "whole chunks of games: {n}");
+    assert_eq!(v["stopped"]["requested"], 1_000_000u64);
+    assert!(
+        stderr.starts_with(&format!("stopped: SIGINT after {n} of 1000000 games")),
+        "{stderr}"
+    );
+    let n_text = n.to_string();
+    let mut shorter = args.to_vec();
+    shorter[2] = &n_text;
+    let whole = ok(&shorter);
+    assert_eq!(
+        without_stop(&summary, 1_000_000),
+        String::from_utf8(whole).unwrap()
+    );
+}

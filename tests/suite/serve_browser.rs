@@ -1,0 +1,514 @@
+//! `crokinole serve` in a real browser: the built binary's `serve` on a free port,
+//! headless Chromium driven by `chromedriver` through the WebDriver HTTP protocol (a small
+//! client over `std::net`, tests/suite/http). The test places discs, flicks by dragging back
+//! from the shooting line, waits for the animation, and checks the final positions the
+//! page shows against the library and `crokinole simulate` on the same shot; then runs a
+//! Monte Carlo study and a suggestion from the page, plays the suggestion, and replays a
+//! game log. Screenshots go to target/screenshots/ (look at them).
+//!
+//! Needs Debian's `chromium` and `chromium-driver` on the `PATH` (`apt-get install
+//! chromium chromium-driver`; `.ci/run` installs them). The test is `#[ignore]`d, so a plain
+//! `cargo test` reports it as ignored, saying why; `.ci/test` runs it when both programs
+//! are there (unless `CROKINOLE_SKIP_BROWSER=1`, which it then reports as skipped) and
+//! always under `CI=true`, where a missing browser fails it.
+
+use crate::binary;
+use crate::http;
+
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+const TIMEOUT: Duration = Duration::from_secs(60);
+/// Polls of the page's state, 100 ms apart, before giving up (a safety net against a hang,
+/// not a timing assertion).
+const POLLS: usize = 600;
+
+/// A child process killed when the test ends, however it ends.
+struct Guard(Child);
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// One WebDriver session.
+struct Driver {
+    addr: String,
+    session: String,
+}
+
+impl Driver {
+    fn call(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        let body = body.map(|b| b.to_string()).unwrap_or_default();
+        let a = http::request(
+            &self.addr,
+            method,
+            &format!("/session/{}{path}", self.session),
+            Some("application/json"),
+            body.as_bytes(),
+            TIMEOUT,
+        )
+        .unwrap_or_else(|e| panic!("chromedriver {method} {path}: {e}"));
+        let v = a.json();
+        assert_eq!(a.status, 200, "{method} {path}: {v}");
+        v["value"].clone()
+    }
+
+    fn script(&self, script: &str, args: Value) -> Value {
+        self.call(
+            "POST",
+            "/execute/sync",
+            Some(json!({"script": script, "args": args})),
+        )
+    }
+
+    fn state(&self) -> String {
+        self.script("return document.body.dataset.state;", json!([]))
+            .as_str()
+            .unwrap_or("")
+            .to_string()
+    }
+
+    /// Waits until the page's `data-state` is `want` (failing on `error`).
+    fn wait_for(&self, want: &str) {
+        for _ in 0..POLLS {
+            let s = self.state();
+            if s == want {
+                return;
+            }
+            assert_ne!(s, "error", "the page reports: {}", self.text("#status"));
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        panic!(
+            "the page never reached state {want:?} (now {:?}: {})",
+            self.state(),
+            self.text("#status")
+        );
+    }
+
+    /// Marks the page's state `sent` before an action, so a later [`Driver::wait_for`]
+    /// sees the state that action leads to, not one left from before.
+    fn mark_sent(&self) {
+        self.script("document.body.dataset.state = 'sent';", json!([]));
+    }
+
+    fn element(&self, css: &str) -> String {
+        let v = self.call(
+            "POST",
+            "/element",
+            Some(json!({"using": "css selector", "value": css})),
+        );
+        v.as_object()
+            .and_then(|o| o.values().next())
+            .and_then(Value::as_str)
+            .unwrap_or_else(|| panic!("no element {css}: {v}"))
+            .to_string()
+    }
+
+    fn click(&self, css: &str) {
+        let e = self.element(css);
+        self.call("POST", &format!("/element/{e}/click"), Some(json!({})));
+    }
+
+    fn set_value(&self, css: &str, text: &str) {
+        let e = self.element(css);
+        self.call("POST", &format!("/element/{e}/clear"), Some(json!({})));
+        self.call(
+            "POST",
+            &format!("/element/{e}/value"),
+            Some(json!({ "text": text })),
+        );
+    }
+
+    fn text(&self, css: &str) -> String {
+        self.script(
+            "const e = document.querySelector(arguments[0]); return e ? e.textContent : null;",
+            json!([css]),
+        )
+        .as_str()
+        .unwrap_or("")
+        .to_string()
+    }
+
+    /// Viewport pixel of a board point, from the page's own transform.
+    fn pixel(&self, x: f64, y: f64) -> (i64, i64) {
+        let v = self.script(
+            "return window.crokinole.toScreen(arguments[0], arguments[1]);",
+            json!([x, y]),
+        );
+        (
+            v[0].as_f64().unwrap().round() as i64,
+            v[1].as_f64().unwrap().round() as i64,
+        )
+    }
+
+    fn pointer(&self, steps: Vec<Value>) {
+        self.call(
+            "POST",
+            "/actions",
+            Some(json!({"actions": [{
+                "type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
+                "actions": steps,
+            }]})),
+        );
+        self.call("DELETE", "/actions", None);
+    }
+
+    /// A click at a board point.
+    fn click_board(&self, x: f64, y: f64) {
+        let (px, py) = self.pixel(x, y);
+        self.pointer(vec![
+            json!({"type": "pointerMove", "duration": 0, "x": px, "y": py, "origin": "viewport"}),
+            json!({"type": "pointerDown", "button": 0}),
+            json!({"type": "pointerUp", "button": 0}),
+        ]);
+    }
+
+    fn screenshot(&self, name: &str) -> PathBuf {
+        let b64 = self.call("GET", "/screenshot", None);
+        let png = base64_decode(b64.as_str().expect("base64 PNG"));
+        assert!(png.starts_with(b"\x89PNG"), "a PNG");
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/screenshots");
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(name);
+        std::fs::write(&path, png).unwrap();
+        path
+    }
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = http::request(
+            &self.addr,
+            "DELETE",
+            &format!("/session/{}", self.session),
+            None,
+            b"",
+            TIMEOUT,
+        );
+    }
+}
+
+fn base64_decode(s: &str) -> Vec<u8> {
+    let val = |c: u8| match c {
+        b'A'..=b'Z' => Some(c - b'A'),
+        b'a'..=b'z' => Some(c - b'a' + 26),
+        b'0'..=b'9' => Some(c - b'0' + 52),
+        b'+' => Some(62),
+        b'/' => Some(63),
+        _ => None,
+    };
+    let mut out = Vec::with_capacity(s.len() * 3 / 4);
+    let (mut acc, mut bits) = (0u32, 0);
+    for c in s.bytes().filter_map(val) {
+        acc = (acc << 6) | u32::from(c);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+        }
+    }
+    out
+}
+
+/// Starts `crokinole serve --port 0` and returns it with its `host:port`.
+fn start_server() -> (Guard, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_crokinole"))
+        .args(["serve", "--port", "0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start crokinole serve");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let guard = Guard(child);
+    let addr = line
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("http://"))
+        .unwrap_or_else(|| panic!("no URL in {line:?}"))
+        .trim_end_matches('/')
+        .to_string();
+    (guard, addr)
+}
+
+/// The program `name` on the `PATH` (as `command -v` in .ci/test finds it).
+fn on_path(name: &str) -> Option<PathBuf> {
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|dir| dir.join(name))
+        .find(|p| p.is_file())
+}
+
+/// Starts `chromedriver` on a free port and a headless session of `chromium`.
+fn start_browser(chromium: &Path, chromedriver: &Path, profile: &Path) -> (Guard, Driver) {
+    let port = http::free_port();
+    let child = Command::new(chromedriver)
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start chromedriver");
+    let guard = Guard(child);
+    let addr = format!("127.0.0.1:{port}");
+    let mut ready = false;
+    for _ in 0..POLLS {
+        if let Ok(a) = http::request(&addr, "GET", "/status", None, b"", TIMEOUT)
+            && a.status == 200
+            && a.json()["value"]["ready"] == true
+        {
+            ready = true;
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(ready, "chromedriver did not start on {addr}");
+    let args = [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-dev-shm-usage",
+        "--window-size=1360,1100",
+        &format!("--user-data-dir={}", profile.display()),
+    ];
+    let caps = json!({"capabilities": {"alwaysMatch": {
+        "browserName": "chrome",
+        "goog:chromeOptions": {"binary": chromium, "args": args},
+    }}});
+    let a = http::request(
+        &addr,
+        "POST",
+        "/session",
+        Some("application/json"),
+        caps.to_string().as_bytes(),
+        TIMEOUT,
+    )
+    .expect("new session");
+    let v = a.json();
+    assert_eq!(a.status, 200, "new session: {v}");
+    let session = v["value"]["sessionId"].as_str().unwrap().to_string();
+    (guard, Driver { addr, session })
+}
+
+fn cli(args: &[&str]) -> Vec<u8> {
+    let out = Command::new(env!("CARGO_BIN_EXE_crokinole"))
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+fn positions(discs: &Value) -> Vec<(f64, f64)> {
+    discs
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["pos"][0].as_f64().unwrap(), d["pos"][1].as_f64().unwrap()))
+        .collect()
+}
+
+#[test]
+#[ignore = "needs chromium and chromedriver (apt-get install chromium chromium-driver); \
+            .ci/test runs it when they are installed"]
+fn the_page_flicks_studies_suggests_and_replays_in_chromium() {
+    let [chromium, chromedriver] = ["chromium", "chromedriver"].map(|tool| {
+        on_path(tool).unwrap_or_else(|| {
+            panic!(
+                "{tool} is not on the PATH: install Debian's browser and its driver with \
+                 `apt-get install -y chromium chromium-driver` (as root or with sudo)"
+            )
+        })
+    });
+    let dir = binary::scratch("browser");
+    let (_server, addr) = start_server();
+    let (_driver_process, d) = start_browser(&chromium, &chromedriver, &dir.join("profile"));
+    d.call(
+        "POST",
+        "/url",
+        Some(json!({ "url": format!("http://{addr}/") })),
+    );
+    d.wait_for("ready");
+    d.screenshot("serve-empty.png");
+
+    // Set up: a blue disc in the way, a red one beside it.
+    d.click("input[name=team][value='1']");
+    d.click_board(0.03, -0.15);
+    d.click("input[name=team][value='0']");
+    d.click_board(-0.05, 0.14);
+    let discs = d.script("return window.crokinole.state.discs;", json!([]));
+    assert_eq!(discs.as_array().unwrap().len(), 2, "{discs}");
+    assert_eq!(discs[0]["team"], 1);
+    assert_eq!(discs[1]["team"], 0);
+
+    // Flick: press on seat 0's shooting line, drag back and a little to the left,
+    // release.
+    let r = 0.3048_f64;
+    let (ox, oy) = (0.03, -(r * r - 0.03 * 0.03).sqrt());
+    let (px, py) = d.pixel(ox, oy);
+    let (qx, qy) = d.pixel(ox + 0.001, oy - 0.085);
+    let mut steps = vec![
+        json!({"type": "pointerMove", "duration": 0, "x": px, "y": py, "origin": "viewport"}),
+        json!({"type": "pointerDown", "button": 0}),
+    ];
+    for k in 1..=5 {
+        let x = px + (qx - px) * k / 5;
+        let y = py + (qy - py) * k / 5;
+        steps.push(
+            json!({"type": "pointerMove", "duration": 40, "x": x, "y": y, "origin": "viewport"}),
+        );
+    }
+    steps.push(json!({"type": "pointerUp", "button": 0}));
+    d.mark_sent();
+    d.pointer(steps);
+    d.wait_for("done");
+    d.screenshot("serve-shot.png");
+
+    // What the page shows against the library and the command line.
+    let study = d.script("return window.crokinole.study(false);", json!([]));
+    let flick = &study["flick"];
+    assert!(
+        flick["speed"].as_f64().unwrap() > 1.0,
+        "the drag set a speed: {study}"
+    );
+    let shown: Value = serde_json::from_str(&d.text("#final")).expect("the page's final JSON");
+    let spec = crokinole::io::parse_study_file(&study.to_string()).expect("a valid study");
+    let s = &spec.spec().situation;
+    let outcome = crokinole::run_shot(&s.board, &s.physics, &spec.intended_shot()).unwrap();
+    let lib: Vec<(f64, f64)> = outcome.discs.iter().map(|d| (d.pos.x, d.pos.y)).collect();
+    assert_eq!(
+        positions(&shown["discs"]),
+        lib,
+        "the page's final positions"
+    );
+    assert!(
+        outcome
+            .events
+            .iter()
+            .any(|e| matches!(e.kind, crokinole::EventKind::Disc { .. })),
+        "the flick hit a disc: {:?}",
+        outcome.events
+    );
+    let file = dir.join("shot.json");
+    std::fs::write(&file, json!({"shots": [shown["shot"]]}).to_string()).unwrap();
+    let out: Value =
+        serde_json::from_slice(&cli(&["simulate", file.to_str().unwrap(), "--rules"])).unwrap();
+    assert_eq!(
+        positions(&out["outcomes"][0]["discs"]),
+        lib,
+        "crokinole simulate"
+    );
+    let result = d.text("#result");
+    assert!(result.contains("score change for team 0"), "{result}");
+    assert_eq!(
+        d.script(
+            "return document.querySelectorAll('#events li').length;",
+            json!([])
+        ),
+        json!(outcome.events.len()),
+        "every event listed"
+    );
+
+    // Monte Carlo from the page: the table and the mean the command line gives.
+    d.click("#sec-mc summary");
+    d.set_value("#mc-samples", "2000");
+    d.set_value("#mc-seed", "3");
+    d.mark_sent();
+    d.click("#mc-run");
+    d.wait_for("mc-done");
+    d.screenshot("serve-montecarlo.png");
+    let study = d.script("return window.crokinole.study(true);", json!([]));
+    let sfile = dir.join("study.json");
+    std::fs::write(&sfile, study.to_string()).unwrap();
+    let summary: Value = serde_json::from_slice(&cli(&[
+        "montecarlo",
+        sfile.to_str().unwrap(),
+        "--samples",
+        "2000",
+        "--seed",
+        "3",
+    ]))
+    .unwrap();
+    let mean = summary["score_change"]["mean"].as_f64().unwrap();
+    assert_eq!(d.text("#mc-mean"), format!("{mean:.2}"));
+    let rows = d.script(
+        "return document.querySelectorAll('#mc-table .mc-row').length;",
+        json!([]),
+    );
+    assert_eq!(rows, json!(7));
+    let dots = d.script(
+        "return document.querySelectorAll('#layer-cloud circle').length;",
+        json!([]),
+    );
+    assert_eq!(dots, json!(2000));
+
+    // The planner from the page, then play its best flick.
+    d.click("#sec-plan summary");
+    d.set_value("#pl-budget", "2000");
+    d.mark_sent();
+    d.click("#pl-run");
+    d.wait_for("plan-done");
+    let rows = d.script(
+        "return document.querySelectorAll('#plan-table .plan-row').length;",
+        json!([]),
+    );
+    assert!(rows.as_u64().unwrap() >= 1, "{rows}");
+    let cells = d.script(
+        "return document.querySelectorAll('#heatmap .cell').length;",
+        json!([]),
+    );
+    assert!(cells.as_u64().unwrap() >= 4, "{cells}");
+    d.screenshot("serve-suggest.png");
+    d.mark_sent();
+    d.click(".play-suggestion");
+    d.wait_for("done");
+    d.screenshot("serve-suggest-played.png");
+
+    // Replay a game log shot by shot.
+    let log = cli(&[
+        "play",
+        "--seed",
+        "4",
+        "--strategies",
+        "greedy:k=4,random",
+        "--max-rounds",
+        "1",
+    ]);
+    let log_path = dir.join("game.json");
+    std::fs::write(&log_path, &log).unwrap();
+    let input = d.element("#log-file");
+    d.mark_sent();
+    d.call(
+        "POST",
+        &format!("/element/{input}/value"),
+        Some(json!({"text": log_path.to_str().unwrap()})),
+    );
+    d.wait_for("done");
+    assert_eq!(d.text("#rp-match"), "the same final positions as the log");
+    for _ in 0..2 {
+        d.mark_sent();
+        d.click("#rp-next");
+        d.wait_for("done");
+    }
+    assert_eq!(d.text("#rp-match"), "the same final positions as the log");
+    assert!(
+        d.text("#rp-info").contains("Shot 3 of"),
+        "{}",
+        d.text("#rp-info")
+    );
+    d.screenshot("serve-replay.png");
+}
