@@ -72,16 +72,7 @@ fn cli(args: &[&str]) -> Vec<u8> {
     if args[0] == "montecarlo" {
         args.push("--positions");
     }
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_crokinole"))
-        .args(&args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout
+    binary::ok(&args)
 }
 
 /// A refusal: the status, a JSON `{"error"}` whose message holds every fragment.

@@ -301,16 +301,7 @@ fn start_browser(chromium: &Path, chromedriver: &Path, profile: &Path) -> (Guard
 }
 
 fn cli(args: &[&str]) -> Vec<u8> {
-    let out = Command::new(env!("CARGO_BIN_EXE_crokinole"))
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout
+    binary::ok(args)
 }
 
 fn positions(discs: &Value) -> Vec<(f64, f64)> {

@@ -264,19 +264,7 @@ fn the_table_lists_every_level() {
 
 #[test]
 fn params_skills_prints_the_table() {
-    let run = |args: &[&str]| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_crokinole"))
-            .args(args)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        assert!(out.stderr.is_empty());
-        String::from_utf8(out.stdout).unwrap()
-    };
+    let run = |args: &[&str]| String::from_utf8(crate::binary::ok(args)).unwrap();
     assert_eq!(run(&["params", "--skills"]), skills_json());
     assert_eq!(
         run(&["params", "--skills", "--compact"]),
