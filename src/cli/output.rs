@@ -1,21 +1,13 @@
 //! Reading the input and writing the output, the same for every command: [`read_input`]
 //! (a file or standard input, as UTF-8), [`write_output`] (standard output, or a file
-//! written whole or not at all), and [`laid_out`] (the JSON in the layout `--compact`
-//! asks for).
+//! written whole or not at all); and `laid_out` (the JSON in the layout `--compact` asks
+//! for), the library's `crokinole::io::laid_out`.
 
 use super::failure::Failure;
 use crokinole::InputError;
-use crokinole::io::{Layout, compact_json};
+pub use crokinole::io::laid_out;
 use std::io::{BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
-
-/// `text` (JSON in its readable layout) as `layout` asks.
-pub fn laid_out(text: String, layout: Layout) -> String {
-    match layout {
-        Layout::Readable => text,
-        Layout::Compact => compact_json(&text),
-    }
-}
 
 /// The text of `file` (`-` is standard input).
 pub fn read_input(file: &Path) -> Result<String, Failure> {

@@ -118,6 +118,17 @@ pub enum Layout {
     Compact,
 }
 
+/// `text` (JSON the crate wrote in its readable layout) as `layout` asks: as it is, or
+/// [`compact_json`] for `--compact`. For the outputs written whole (a summary, a plan, a
+/// shard state, the games summary, `params`); the outcome file is laid out as it is
+/// written.
+pub fn laid_out(text: String, layout: Layout) -> String {
+    match layout {
+        Layout::Readable => text,
+        Layout::Compact => compact_json(&text),
+    }
+}
+
 /// `text` (JSON) with every space and line break outside strings removed, plus a trailing
 /// newline: the compact form of any of the crate's outputs.
 pub fn compact_json(text: &str) -> String {

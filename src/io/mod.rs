@@ -23,7 +23,7 @@ mod trace_json;
 
 pub use csv::{SAMPLE_CSV_HEADER, outcomes_csv, sample_csv_row};
 pub use file_kind::FileKind;
-pub use format::{Layout, compact_json};
+pub use format::{Layout, compact_json, laid_out};
 pub use outcome_file::{
     OutcomeFile, flick_answer_json, outcome_file_text, outcomes_to_string, serialize_outcome,
     state_name, write_outcome_file, write_outcomes,

@@ -4,7 +4,7 @@
 
 use super::of_kind;
 use crate::error::InputError;
-use crate::io::{FileKind, Layout, compact_json, parse_suggest_file, plan_json};
+use crate::io::{FileKind, Layout, laid_out, parse_suggest_file, plan_json};
 use crate::plan::{Plan, PlanConfig, Request};
 
 /// Reads a suggest file's text into a planner [`Request`]; a file that looks like another
@@ -20,9 +20,5 @@ pub fn plan(request: &Request, config: &PlanConfig) -> Result<Plan, InputError> 
 
 /// The plan's text in `layout`.
 pub fn text(plan: &Plan, layout: Layout) -> String {
-    let text = plan_json(plan);
-    match layout {
-        Layout::Readable => text,
-        Layout::Compact => compact_json(&text),
-    }
+    laid_out(plan_json(plan), layout)
 }

@@ -6,7 +6,7 @@
 
 use super::of_kind;
 use crate::error::InputError;
-use crate::io::{FileKind, Layout, compact_json, parse_study_file, study_summary_json};
+use crate::io::{FileKind, Layout, laid_out, parse_study_file, study_summary_json};
 use crate::montecarlo::{Study, StudySummary};
 
 /// Reads a study file's text into a checked [`Study`]; a file that looks like another
@@ -23,9 +23,5 @@ pub fn summary_text(summary: StudySummary, positions: bool, layout: Layout) -> S
     } else {
         summary.without_positions()
     };
-    let text = study_summary_json(&summary);
-    match layout {
-        Layout::Readable => text,
-        Layout::Compact => compact_json(&text),
-    }
+    laid_out(study_summary_json(&summary), layout)
 }
