@@ -172,7 +172,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
             "{source} of {}, seat {seat}: {described}",
             file_label(&a.file)
         );
-        let text = played.shot_file_text(&study, &description);
+        let text = jobs::flick::shot_file_text(&study, &description);
         write_output(Some(path), |w| w.write_all(text.as_bytes()))?;
     }
     let simulated = &played.simulated;

@@ -27,11 +27,7 @@ pub struct Flicked {
 pub fn flick(study: &Study, every: u32) -> Result<Flicked, InputError> {
     let spec = study.spec();
     let s = &spec.situation;
-    let entry = ShotEntry {
-        shot: study.intended_shot(),
-        seat: Some(s.seat),
-        players: s.players,
-    };
+    let entry = intended_entry(study);
     let file = ShotFile {
         board: s.board.clone(),
         physics: s.physics.clone(),
@@ -52,16 +48,21 @@ pub fn flick(study: &Study, every: u32) -> Result<Flicked, InputError> {
     })
 }
 
-impl Flicked {
-    /// The shot file of the shot (every board and physics key written out, `description`
-    /// first): `crokinole simulate` on it gives [`Flicked::simulated`] again, bit for bit.
-    pub fn shot_file_text(&self, study: &Study, description: &str) -> String {
-        let s = &study.spec().situation;
-        shot_file_json(
-            &s.board,
-            &s.physics,
-            std::slice::from_ref(&self.entry),
-            description,
-        )
+/// The shot of `study`'s intended flick as a shot file's entry: the position, the
+/// shooter, the seat and the players.
+pub fn intended_entry(study: &Study) -> ShotEntry {
+    let s = &study.spec().situation;
+    ShotEntry {
+        shot: study.intended_shot(),
+        seat: Some(s.seat),
+        players: s.players,
     }
+}
+
+/// The shot file of `study`'s intended flick (every board and physics key written out,
+/// `description` first), made without simulating it: `crokinole simulate` on it gives
+/// what [`flick`] simulates, bit for bit.
+pub fn shot_file_text(study: &Study, description: &str) -> String {
+    let s = &study.spec().situation;
+    shot_file_json(&s.board, &s.physics, &[intended_entry(study)], description)
 }

@@ -15,7 +15,7 @@
 //! | job | reads | function | writes |
 //! |---|---|---|---|
 //! | simulate a shot file | [`simulate::ShotFile::read`] | [`simulate::simulate`] | [`simulate::Simulated::text`], [`simulate::Simulated::csv`] |
-//! | play one flick of a study | [`study::read`] | [`flick::flick`] | [`flick::Flicked::shot_file_text`], [`simulate::Simulated::text`] |
+//! | play one flick of a study | [`study::read`] | [`flick::flick`] | [`flick::shot_file_text`], [`simulate::Simulated::text`] |
 //! | run a study | [`study::read`] | `Study::run_until` | [`study::summary_text`] |
 //! | plan a shot | [`plan::read`] | [`plan::plan`] | [`plan::text`] |
 //! | replay a game log | [`replay::read`] | [`replay::replay`] | [`replay::Replay::text`] |

@@ -364,7 +364,7 @@ pub fn shot(query: &Query, body: &[u8], limits: &Limits) -> Reply {
         check_trace(&s.physics, &[s.discs.len()], every, limits)?;
         let played = flick::flick(&study, every).map_err(refused("shot"))?;
         Ok(Reply::json(flick_answer_json(
-            &played.shot_file_text(&study, STUDY_SHOT),
+            &flick::shot_file_text(&study, STUDY_SHOT),
             &played.simulated.file(),
             study.team(),
             &played.result,
@@ -381,8 +381,7 @@ pub fn shotfile(query: &Query, body: &[u8], limits: &Limits) -> Reply {
     let run = || -> Result<Reply, Reply> {
         query.only(&[])?;
         let study = read_study(text(body)?, limits)?;
-        let played = flick::flick(&study, 10).map_err(refused("shot"))?;
-        Ok(Reply::json(played.shot_file_text(&study, STUDY_SHOT)))
+        Ok(Reply::json(flick::shot_file_text(&study, STUDY_SHOT)))
     };
     run().unwrap_or_else(|e| e)
 }
