@@ -7,9 +7,9 @@ use super::failure::{Failure, in_file, of_kind};
 use super::output::{read_input, write_output};
 use super::progress::count_of;
 use clap::Subcommand;
-use crokinole::io::{
-    FileKind, parse_plan, parse_shot_file, parse_study_file, parse_suggest_file, parse_summary,
-};
+use crokinole::io::{FileKind, parse_plan, parse_summary};
+use crokinole::jobs;
+use crokinole::jobs::simulate::ShotFile;
 use crokinole::render::{CloudView, heatmap_svg, position_svg, shot_svg, study_cloud_svg};
 use crokinole::rules::ShotEntry;
 use crokinole::trace::trace_shot;
@@ -137,10 +137,10 @@ fn board_picture(
                 ));
             }
             let situation = if kind == Some(FileKind::Study) {
-                let study = parse_study_file(&text).map_err(|e| in_file(e, file))?;
+                let study = jobs::study::read(&text).map_err(|e| in_file(e, file))?;
                 study.spec().situation.clone()
             } else {
-                parse_suggest_file(&text)
+                jobs::plan::read(&text)
                     .map_err(|e| in_file(e, file))?
                     .situation
             };
@@ -149,8 +149,11 @@ fn board_picture(
         }
         Some(FileKind::Shots) | None => {
             let k = shot.unwrap_or(0);
-            let (board, physics, entries) = parse_shot_file(&text)
-                .map_err(|e| in_file(of_kind(e, &text, FileKind::Shots), file))?;
+            let ShotFile {
+                board,
+                physics,
+                entries,
+            } = ShotFile::read(&text).map_err(|e| in_file(e, file))?;
             let discs = shot_of(&entries, k, file)?.shot.discs.clone();
             (
                 board,
@@ -180,8 +183,11 @@ fn board_picture(
 /// `render shot`: shot `shot` of a shot file, simulated with a trace.
 fn shot_picture(file: &Path, shot: usize, title: Option<String>) -> Result<String, Failure> {
     let text = read_input(file)?;
-    let (board, physics, entries) =
-        parse_shot_file(&text).map_err(|e| in_file(of_kind(e, &text, FileKind::Shots), file))?;
+    let ShotFile {
+        board,
+        physics,
+        entries,
+    } = ShotFile::read(&text).map_err(|e| in_file(e, file))?;
     let entry = shot_of(&entries, shot, file)?;
     let trace = trace_shot(&board, &physics, &entry.shot, 10)
         .map_err(|e| in_file(e.in_shot(shot), file))?;
@@ -216,10 +222,7 @@ fn cloud_picture(
     let study = match study_file {
         Some(path) => {
             let text = read_input(path)?;
-            Some(
-                parse_study_file(&text)
-                    .map_err(|e| in_file(of_kind(e, &text, FileKind::Study), path))?,
-            )
+            Some(jobs::study::read(&text).map_err(|e| in_file(e, path))?)
         }
         None => None,
     };
