@@ -61,12 +61,7 @@ pub fn read_file(path: &Path) -> Result<String, PyErr> {
 /// another kind, the message says what it looks like and which command reads it (as the
 /// CLI does).
 pub fn of_kind(e: InputError, text: &str, expected: FileKind) -> PyErr {
-    input_error(kind_noted(e, text, expected))
-}
-
-/// [`of_kind`]'s error before it becomes an exception ([`crokinole::jobs::of_kind`]).
-pub fn kind_noted(e: InputError, text: &str, expected: FileKind) -> InputError {
-    crokinole::jobs::of_kind(e, text, expected)
+    input_error(crokinole::jobs::of_kind(e, text, expected))
 }
 
 /// A rayon pool of `threads` workers (all cores if `None`), at most 256 as in the CLI.

@@ -7,9 +7,9 @@
 //! with the GIL released, on rayon; outputs never depend on the thread count.
 
 use crate::engine::Engine;
-use crate::errors::{error, input_error, interruptible, kind_noted, of_kind, on_pool};
+use crate::errors::{error, input_error, interruptible, of_kind, on_pool};
 use crokinole::InputError;
-use crokinole::io::{FileKind, Layout, parse_plan, parse_shot_file, parse_summary};
+use crokinole::io::{FileKind, Layout, parse_plan, parse_summary};
 use crokinole::jobs;
 use crokinole::jobs::simulate::{ShotFile, SimulateOptions, simulate};
 use crokinole::montecarlo::{CHUNK, PlayerFlick, Sampling, ShotClass};
@@ -355,8 +355,11 @@ fn render_shot(
     name: Option<&str>,
     every: u32,
 ) -> PyResult<String> {
-    let (board, physics, entries) =
-        parse_shot_file(text).map_err(|e| in_file(kind_noted(e, text, FileKind::Shots), name))?;
+    let ShotFile {
+        board,
+        physics,
+        entries,
+    } = ShotFile::read(text).map_err(|e| in_file(e, name))?;
     let entry = entries.get(shot).ok_or_else(|| {
         error(format!(
             "field `shot`: no shot {shot}: `{}` has {} shots",
