@@ -23,6 +23,7 @@
 
 pub mod batch;
 pub mod board;
+pub mod cancel;
 pub mod disc;
 pub mod error;
 pub mod io;

@@ -37,7 +37,7 @@ const LAYERS: &Table = &[
         "core",
         &[&[
             "board", "disc", "params", "world", "step", "shot", "batch", "trace", "validate",
-            "error", "limits", "scenes",
+            "error", "limits", "scenes", "cancel",
         ]],
     ),
     ("table", &[&["rules"]]),
