@@ -7,7 +7,7 @@
 use glam::DVec2;
 
 /// Geometry of a Crokinole board. Every field may be overridden (shot file `board` block).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug, PartialEq)]
 pub struct Board {
     /// Radius of the playing surface; a disc whose centre passes it falls into the ditch.
     /// 26 in diameter (NCA): 0.3302 m.
@@ -37,6 +37,24 @@ impl Default for Board {
 /// cos and sin of 22.5 degrees, written out so no trigonometry runs anywhere.
 const COS_22_5: f64 = 0.923_879_532_511_286_7;
 const SIN_22_5: f64 = 0.382_683_432_365_089_8;
+
+// Written out so that `clone_from` reuses the peg list (a study copies its position's
+// world for every sample: `World::copy_from`). Every other field is `Copy`: a new field
+// that is not fails to compile here rather than being left out.
+impl Clone for Board {
+    fn clone(&self) -> Board {
+        Board {
+            pegs: self.pegs.clone(),
+            ..*self
+        }
+    }
+
+    fn clone_from(&mut self, source: &Board) {
+        let mut pegs = std::mem::take(&mut self.pegs);
+        pegs.clone_from(&source.pegs);
+        *self = Board { pegs, ..*source };
+    }
+}
 
 impl Board {
     /// The NCA tournament board (`docs/board.md`).

@@ -101,6 +101,37 @@ fn check_team(field: impl Fn() -> String, team: u8) -> Result<(), InputError> {
     }
 }
 
+/// The outcome of `base` (a world of discs at rest, not yet run) with `shooter` added:
+/// the same as adding `shooter` to a clone of `base` and [`outcome_of`] it, but run in a
+/// world kept for the calling thread and copied from `base` each time
+/// ([`World::clone_from`], which reuses its lists), so the many runs of one position (the
+/// samples of a study, the planner's candidates) allocate only their outcome. `shooter`
+/// must pass `base.check_disc` (unchecked here but in debug builds).
+pub(crate) fn outcome_from(base: &World, shooter: Disc) -> Outcome {
+    thread_local! {
+        static SCRATCH: std::cell::RefCell<Option<World>> = const { std::cell::RefCell::new(None) };
+    }
+    let run = |world: &mut World| {
+        world.add_checked_disc(shooter);
+        world.run();
+        finished_in_place(world)
+    };
+    SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+        Ok(mut slot) => {
+            let world = match slot.as_mut() {
+                Some(world) => {
+                    world.clone_from(base);
+                    world
+                }
+                None => slot.insert(base.clone()),
+            };
+            run(world)
+        }
+        // Re-entered on this thread (not done today): a world of its own.
+        Err(_) => run(&mut base.clone()),
+    })
+}
+
 /// Runs a world to rest (or `max_time`) and reports it.
 pub fn outcome_of(mut world: World) -> Outcome {
     world.run();
@@ -110,6 +141,12 @@ pub fn outcome_of(mut world: World) -> Outcome {
 /// The report of a world that has been run: at rest, or stopped by `max_time` with discs
 /// still moving (`cut_off`). The world ends here: its logs move into the outcome, no copy.
 pub(crate) fn finished(mut world: World) -> Outcome {
+    finished_in_place(&mut world)
+}
+
+/// [`finished`] of a world kept afterwards: its disc list and event log move into the
+/// outcome, leaving them empty.
+fn finished_in_place(world: &mut World) -> Outcome {
     let rested = world.is_at_rest();
     let limit = world
         .stopped_by()

@@ -19,7 +19,7 @@ pub use crate::validate::PLACEMENT_TOLERANCE;
 ///
 /// Build it with [`World::new`], add discs with [`World::add_disc`], then either
 /// [`World::step`] by hand or [`World::run`] to rest.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct World {
     pub(crate) board: Board,
     pub(crate) physics: Physics,
@@ -54,6 +54,76 @@ pub struct World {
     /// For a trace (`crate::trace`) only: the centres of the discs of each logged event at
     /// its instant, parallel to `events`. `None` (nothing recorded) unless tracing.
     pub(crate) event_centres: Option<Vec<EventCentres>>,
+}
+
+// Written out so that `clone_from` reuses every list of the world it copies into: the
+// samples of a study, the candidates of the planner and the shots of a game each run a
+// copy of one position's world (`crate::shot::outcome_from`), and copying into one
+// world kept per thread allocates nothing once its lists have grown. The destructuring
+// names every field, so a new one fails to compile until it is copied.
+impl Clone for World {
+    fn clone(&self) -> World {
+        let mut copy = World {
+            board: self.board.clone(),
+            physics: self.physics.clone(),
+            discs: Vec::new(),
+            motion: Vec::new(),
+            moving: Vec::new(),
+            events: Vec::new(),
+            steps: 0,
+            quiet_until: 0,
+            unprovable: false,
+            settle_time: 0.0,
+            capped_steps: 0,
+            stopped_by: None,
+            reach: Vec::new(),
+            touching: Vec::new(),
+            group: GroupScratch::default(),
+            pushes: Vec::new(),
+            event_centres: None,
+        };
+        copy.clone_from(self);
+        copy
+    }
+
+    fn clone_from(&mut self, source: &World) {
+        let World {
+            board,
+            physics,
+            discs,
+            motion,
+            moving,
+            events,
+            steps,
+            quiet_until,
+            unprovable,
+            settle_time,
+            capped_steps,
+            stopped_by,
+            reach,
+            touching,
+            group,
+            pushes,
+            event_centres,
+        } = source;
+        self.board.clone_from(board);
+        self.physics.clone_from(physics);
+        self.discs.clone_from(discs);
+        self.motion.clone_from(motion);
+        self.moving.clone_from(moving);
+        self.events.clone_from(events);
+        self.steps = *steps;
+        self.quiet_until = *quiet_until;
+        self.unprovable = *unprovable;
+        self.settle_time = *settle_time;
+        self.capped_steps = *capped_steps;
+        self.stopped_by = *stopped_by;
+        self.reach.clone_from(reach);
+        self.touching.clone_from(touching);
+        self.group.clone_from(group);
+        self.pushes.clone_from(pushes);
+        self.event_centres.clone_from(event_centres);
+    }
 }
 
 /// The centres of an event's discs at its instant: disc `a`'s, and disc `b`'s for a
@@ -104,7 +174,7 @@ impl World {
     /// [`World::add_disc_named`] with the name built only if there is an error.
     pub(crate) fn add_disc_lazy(
         &mut self,
-        mut disc: Disc,
+        disc: Disc,
         field: &dyn Fn() -> String,
     ) -> Result<DiscId, InputError> {
         if self.discs.len() >= MAX_DISCS {
@@ -114,6 +184,14 @@ impl World {
             ));
         }
         crate::validate::check_disc_lazy(&self.board, &self.physics, &self.discs, &disc, field)?;
+        Ok(self.add_checked_disc(disc))
+    }
+
+    /// Adds a disc that [`World::check_disc`] accepted in this world (as it is now) and
+    /// returns its id.
+    pub(crate) fn add_checked_disc(&mut self, mut disc: Disc) -> DiscId {
+        debug_assert!(self.discs.len() < MAX_DISCS);
+        debug_assert!(self.check_disc(&disc, "disc").is_ok());
         disc.state = if disc.vel == DVec2::ZERO && disc.spin == 0.0 {
             DiscState::Rest
         } else {
@@ -128,7 +206,7 @@ impl World {
         }
         self.quiet_until = 0;
         self.unprovable = false;
-        Ok(id)
+        id
     }
 
     /// Checks `disc` as [`World::add_disc`] would, without adding it; `field` names it in

@@ -20,7 +20,7 @@ use crate::disc::Disc;
 use crate::error::InputError;
 use crate::params::Physics;
 use crate::rules::{Ruleset, check_placement, checked_team_of_seat};
-use crate::shot::{Outcome, Placed, Shot, outcome_of};
+use crate::shot::{Outcome, Placed, Shot, outcome_from};
 use crate::world::World;
 use std::ops::Range;
 use std::str::FromStr;
@@ -282,7 +282,6 @@ impl Study {
 
     /// Runs `flick` from the position as sample `index`.
     pub fn run_flick(&self, index: u64, flick: PlayerFlick) -> Sample {
-        let mut world = self.base.clone();
         // Every drawn parameter passed the engine's own checks; should a combination of
         // fall-backs still fail them, the sample plays the intended flick (checked in
         // `Study::new`), so no sample can be an error.
@@ -296,10 +295,8 @@ impl Study {
                 (f, disc)
             }
         };
-        world
-            .add_disc_named(disc, "shooter")
-            .expect("the shooter was checked against this world");
-        let outcome = outcome_of(world);
+        // `shooter_disc` checked the disc against the position's world.
+        let outcome = outcome_from(&self.base, disc);
         let result = self
             .assess(&flick, &outcome)
             .expect("every sample's placement passes the rules (checked on the intended flick)");

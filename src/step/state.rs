@@ -213,7 +213,7 @@ pub(crate) struct Contact {
 }
 
 /// Reusable buffers for rounds (kept in the `World` so a step allocates nothing).
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub(crate) struct GroupScratch {
     /// The round's contacts, by group, each group in place order.
     pub(crate) contacts: Vec<Contact>,
@@ -238,4 +238,39 @@ pub(crate) struct GroupScratch {
     pub(crate) closed: bool,
     /// Discs reached by the closure's walk over touching contacts, by disc id.
     pub(crate) reached: Vec<bool>,
+}
+
+// Written out so that `clone_from` reuses the buffers (`World::copy_from`); the
+// destructuring names every field, so a new one fails to compile until it is copied.
+impl Clone for GroupScratch {
+    fn clone(&self) -> GroupScratch {
+        let mut copy = GroupScratch::default();
+        copy.clone_from(self);
+        copy
+    }
+
+    fn clone_from(&mut self, source: &GroupScratch) {
+        let GroupScratch {
+            contacts,
+            ends,
+            discs,
+            before,
+            v_c,
+            parent,
+            round_step,
+            rounds,
+            closed,
+            reached,
+        } = source;
+        self.contacts.clone_from(contacts);
+        self.ends.clone_from(ends);
+        self.discs.clone_from(discs);
+        self.before.clone_from(before);
+        self.v_c.clone_from(v_c);
+        self.parent.clone_from(parent);
+        self.round_step = *round_step;
+        self.rounds = *rounds;
+        self.closed = *closed;
+        self.reached.clone_from(reached);
+    }
 }
