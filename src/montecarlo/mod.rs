@@ -3,7 +3,7 @@
 //! A study ([`Study`]) is a position (discs at rest), the shooter's seat, a flick described
 //! the way a player makes it ([`PlayerFlick`]: where on the shooting line, which way, how
 //! fast, how much spin) and a noise model ([`Noise`]: a Gaussian spread per parameter).
-//! Sample `i` of a study with seed `s` draws its own flick from a ChaCha8 stream keyed by
+//! Sample `i` of a study with seed `s` draws its own flick from Philox streams keyed by
 //! `s` and numbered `i`, so it depends on `(s, i)` only: never on the thread count, the
 //! chunking or the other samples. Samples run in parallel on rayon in fixed-size chunks,
 //! in order ([`crate::batch::map_ordered`]); the statistics are folded serially into a
@@ -17,6 +17,7 @@
 //! - [`detmath`]: deterministic `sin`, `cos`, `ln`.
 //! - [`flick`]: seats, quadrants, teams; [`PlayerFlick`] to initial conditions.
 //! - [`noise`]: [`Noise`], the per-sample random streams, truncated Gaussians.
+//! - [`philox`]: the counter-based generator (Philox4x64-10) of the draws.
 //! - [`open20`]: the open 20 of the skill levels' definition and its rate under a noise.
 //! - [`sampler`]: [`FlickSampler`], a player's executions of an intended flick.
 //! - [`score`]: the shot disc's outcome class, the change in board score, hits.
@@ -34,6 +35,7 @@ pub mod detmath;
 pub mod flick;
 pub mod noise;
 pub mod open20;
+pub mod philox;
 pub mod sampler;
 pub mod score;
 pub mod situation;

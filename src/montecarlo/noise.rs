@@ -11,24 +11,22 @@
 //! value is used.
 //!
 //! Random numbers: sample `i` of a study with seed `s` reads parameter `p`'s draws from
-//! ChaCha8 (`rand_chacha`) keyed by `s` (little-endian in the first 8 key bytes, the tag
-//! [`KEY_TAG`] in the other 24), stream `i`, starting at word `p * 2^32` of the stream.
-//! ChaCha is a counter-based generator: any (key, stream, position) is reached directly,
-//! without advancing a shared state, so sample `i` depends on `(s, i)` only (whatever the
-//! thread count, the chunking or the shard), and each parameter on its own draws only
-//! (changing the width of one leaves the others' draws alone). Its output is specified
-//! bit for bit by the cipher, so it is the same on every machine and in every version of
-//! the crate. Uniforms take the top 53 bits of a `u64`; Gaussians come from Marsaglia's
-//! polar method (one of the pair is used), which needs only `ln` ([`detmath::ln`]) and
-//! `sqrt`.
+//! Philox4x64-10 ([`philox`](super::philox)) keyed by `(s, KEY_TAG)`, at the counters
+//! `(i, p, 0, 0)`, `(i, p, 1, 0)`, ... (four 64-bit words each). Philox is a
+//! counter-based generator: the words at any counter are computed directly, without
+//! advancing a shared state, so sample `i` depends on `(s, i)` only (whatever the thread
+//! count, the chunking or the shard), and each parameter on its own draws only (changing
+//! the width of one leaves the others' draws alone). Its output is specified bit for bit
+//! by the algorithm (integer arithmetic only), so it is the same on every machine. Uniforms
+//! take the top 53 bits of a `u64`; Gaussians come from Marsaglia's polar method (one of
+//! the pair is used), which needs only `ln` ([`detmath::ln`]) and `sqrt`.
 
 use super::detmath;
+use super::philox::philox4x64;
 use crate::board::Board;
 use crate::error::InputError;
 use crate::params::Physics;
 use crate::rules::game::splitmix64;
-use rand_chacha::ChaCha8Rng;
-use rand_chacha::rand_core::{Rng, SeedableRng};
 
 /// Widths (standard deviations) of a player's error, per parameter. All default to 0.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
@@ -43,8 +41,10 @@ pub struct Noise {
     pub spin: f64,
 }
 
-/// The 24 key bytes after the seed: separates these streams from any other use of a seed.
-pub const KEY_TAG: &[u8; 24] = b"crokinole montecarlo v1.";
+/// The second word of the key (the first is the seed): separates these streams from any
+/// other use of a seed. The ASCII of `crokmc02` (version 2 of the draws; version 1 read
+/// ChaCha8 streams).
+pub const KEY_TAG: u64 = u64::from_be_bytes(*b"crokmc02");
 
 /// Rejected draws in a row after which the intended value is used.
 pub const MAX_TRIES: u32 = 64;
@@ -117,27 +117,45 @@ pub enum Param {
     Spin = 3,
 }
 
-/// The random draws of one parameter of one sample.
+/// The random draws of one parameter of one sample: the words of the Philox blocks
+/// `(sample, param, 0, 0)`, `(sample, param, 1, 0)`, ... in order.
 #[derive(Clone, Debug)]
 pub struct Draws {
-    rng: ChaCha8Rng,
+    key: [u64; 2],
+    counter: [u64; 4],
+    /// The current block's words and how many of them are used.
+    block: [u64; 4],
+    used: usize,
 }
 
 impl Draws {
     /// The draws of `param` for sample `sample` of a study seeded with `seed`.
     pub fn new(seed: u64, sample: u64, param: Param) -> Draws {
-        let mut key = [0u8; 32];
-        key[..8].copy_from_slice(&seed.to_le_bytes());
-        key[8..].copy_from_slice(KEY_TAG);
-        let mut rng = ChaCha8Rng::from_seed(key);
-        rng.set_stream(sample);
-        rng.set_word_pos(u128::from(param as u32) << 32);
-        Draws { rng }
+        let key = [seed, KEY_TAG];
+        let counter = [sample, param as u64, 0, 0];
+        Draws {
+            key,
+            counter,
+            block: philox4x64(counter, key),
+            used: 0,
+        }
+    }
+
+    /// The next 64-bit word.
+    fn next_u64(&mut self) -> u64 {
+        if self.used == self.block.len() {
+            self.counter[2] = self.counter[2].wrapping_add(1);
+            self.block = philox4x64(self.counter, self.key);
+            self.used = 0;
+        }
+        let word = self.block[self.used];
+        self.used += 1;
+        word
     }
 
     /// A uniform number in `[0, 1)` from the top 53 bits of the next `u64`.
     pub fn uniform(&mut self) -> f64 {
-        (self.rng.next_u64() >> 11) as f64 * (1.0 / 9_007_199_254_740_992.0)
+        (self.next_u64() >> 11) as f64 * (1.0 / 9_007_199_254_740_992.0)
     }
 
     /// A standard normal number (Marsaglia's polar method; the first of the pair).
