@@ -14,10 +14,12 @@
 //!    straight-ahead flicks over (aim, speed) from one place, which is also the output's
 //!    heat map. Each candidate gets a few noisy executions.
 //! 2. **Refinement** (`refine`): up to three rounds; each keeps the best
-//!    [`search::PARENTS`] candidates (at most [`search::PER_FAMILY`] aiming at the same
-//!    thing, so the alternatives survive; in the first [`search::APART`] rounds at most
-//!    one per coarse candidate a climb started from, so several starting points climb
-//!    before they compete), adds each one's neighbours (offset, aim and speed moved either
+//!    [`search::PARENTS`] candidates (at most [`search::PER_FAMILY`] of a kind of shot,
+//!    [`search::kind`]: the same target, and for a disc the same soft or hard takeout, so
+//!    the alternatives survive, but only among the [`search::contenders`], those within
+//!    two standard errors of the best, so a kind clearly beaten leaves its places to the
+//!    better ones; in the first [`search::APART`] rounds at most one per coarse candidate
+//!    a climb started from, so several starting points climb before they compete), adds each one's neighbours (offset, aim and speed moved either
 //!    way, by steps halved every round), keeps one of each flick, and evaluates them all
 //!    again with more samples (the rounds' shares in the ratio 1 : 2 : 4).
 //! 3. **Race** (`race`): the best [`search::RACE_PARENTS`] of the last round and their
@@ -373,13 +375,14 @@ impl<'s> Planner<'s> {
             }
             let order = search::ranking(&pool_stats);
             let apart = (r < search::APART).then_some(&lineage[..]);
+            let contenders = search::contenders(&pool_stats, &order);
             let parents = search::pick(
-                &pool,
                 &order,
                 search::PARENTS,
                 search::PER_FAMILY,
-                &self.points,
+                |i| search::kind(self.setup, &self.points, &pool[i]),
                 apart,
+                Some(&contenders),
             );
             let (mut next, mut next_lineage) = (Vec::new(), Vec::new());
             for &p in &parents {
@@ -417,13 +420,14 @@ impl<'s> Planner<'s> {
     fn race(&mut self, last: Evaluated) -> Ranked {
         let level = self.last_level();
         let order = search::ranking(&last.stats);
+        let contenders = search::contenders(&last.stats, &order);
         let parents = search::pick(
-            &last.cands,
             &order,
             search::RACE_PARENTS,
             search::PER_FAMILY,
-            &self.points,
+            |i| search::kind(self.setup, &self.points, &last.cands[i]),
             None,
+            Some(&contenders),
         );
         let near: Vec<Candidate> = parents
             .iter()
@@ -498,7 +502,7 @@ impl<'s> Planner<'s> {
         top: usize,
     ) -> (Vec<Candidate>, usize) {
         // `pick` lists one per target first, then the next best; each part keeps that split.
-        let mut picked = search::pick(pool, order, top, 1, &self.points, None);
+        let mut picked = search::pick(order, top, 1, |i| pool[i].aim_at.family(&self.points), None, None);
         let mut families = Vec::new();
         let firsts = picked
             .iter()
