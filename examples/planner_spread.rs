@@ -10,8 +10,9 @@
 //! cargo run --release --example planner_spread -- --first-seed 8 FILE   # seeds 8-15
 //! ```
 //!
-//! The figures of the planner issue's "steadier planner" come from this (docs/suggest.md,
-//! "How steady"). It is deterministic: the same files and flags print the same numbers
+//! The figures of docs/suggest.md's "How steady" (the four positions of
+//! `fixtures/suggest/`) and "How steady on other positions" (the 22 of
+//! `fixtures/suggest/spread/`) come from this. It is deterministic: the same files and flags print the same numbers
 //! on every machine and for every thread count.
 
 use crokinole::io::parse_suggest_file;
