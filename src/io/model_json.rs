@@ -330,6 +330,8 @@ struct GameLogDef {
     pub players: u8,
     pub ruleset: Ruleset,
     pub noise: NoiseLog,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub skill: Option<&'static str>,
     pub max_rounds: u32,
     pub seats: Vec<SeatLog>,
     pub first_seat: u8,
@@ -363,6 +365,8 @@ struct GamesSummaryDef {
     pub players: u8,
     pub ruleset: Ruleset,
     pub noise: NoiseLog,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub skill: Option<&'static str>,
     pub max_rounds: u32,
     pub seats: Vec<SeatLog>,
     pub teams: Vec<TeamSummary>,

@@ -502,7 +502,14 @@ impl<'s> Planner<'s> {
         top: usize,
     ) -> (Vec<Candidate>, usize) {
         // `pick` lists one per target first, then the next best; each part keeps that split.
-        let mut picked = search::pick(order, top, 1, |i| pool[i].aim_at.family(&self.points), None, None);
+        let mut picked = search::pick(
+            order,
+            top,
+            1,
+            |i| pool[i].aim_at.family(&self.points),
+            None,
+            None,
+        );
         let mut families = Vec::new();
         let firsts = picked
             .iter()

@@ -19,7 +19,7 @@
 use crate::board::Board;
 use crate::error::InputError;
 use crate::montecarlo::noise::mix;
-use crate::montecarlo::{Noise, PlayerFlick};
+use crate::montecarlo::{Noise, PlayerFlick, SkillLevel};
 use crate::params::Physics;
 use crate::play::strategy::{Decision, NoLegalFlick, Strategy, Turn};
 use crate::rules::{
@@ -239,6 +239,8 @@ pub struct GameLog {
     pub ruleset: Ruleset,
     /// The players' error.
     pub noise: NoiseLog,
+    /// The skill level whose widths `noise` has exactly, if any (docs/skill.md).
+    pub skill: Option<&'static str>,
     /// Cap on the rounds.
     pub max_rounds: u32,
     /// Who sits where, in seat order.
@@ -510,6 +512,7 @@ impl PlayConfig {
             players: self.players,
             ruleset: self.ruleset,
             noise: self.noise.into(),
+            skill: SkillLevel::of_noise(&self.noise).map(|l| l.name),
             max_rounds: self.max_rounds,
             seats: self.seats(),
             first_seat: game.first_seat(),

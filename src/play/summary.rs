@@ -117,6 +117,7 @@ impl SummaryTally {
             players: config.players,
             ruleset: config.ruleset,
             noise: config.noise.into(),
+            skill: crate::montecarlo::SkillLevel::of_noise(&config.noise).map(|l| l.name),
             max_rounds: config.max_rounds,
             seats,
             teams,
@@ -213,6 +214,8 @@ pub struct GamesSummary {
     pub ruleset: Ruleset,
     /// The players' error.
     pub noise: NoiseLog,
+    /// The skill level whose widths `noise` has exactly, if any (docs/skill.md).
+    pub skill: Option<&'static str>,
     /// Cap on the rounds of a game.
     pub max_rounds: u32,
     /// Who sits where.

@@ -218,6 +218,19 @@ fn the_plan_names_the_level() {
 }
 
 #[test]
+fn the_game_log_and_the_games_summary_name_the_level() {
+    let run = |args: &[&str]| String::from_utf8(crate::binary::ok(args)).unwrap();
+    let short = ["--max-rounds", "1", "--strategies", "random,random"];
+    let log = run(&[&["play", "--games", "1", "--noise", "club"][..], &short].concat());
+    assert!(log.contains("\"skill\": \"club\""), "{log}");
+    let summary = run(&[&["play", "--games", "2", "--noise", "club"][..], &short].concat());
+    assert!(summary.contains("\"skill\": \"club\""), "{summary}");
+    // Widths that are no level's: no `skill` key.
+    let plain = run(&[&["play", "--games", "1", "--noise", "aim=0.01"][..], &short].concat());
+    assert!(!plain.contains("skill"), "{plain}");
+}
+
+#[test]
 fn unknown_names_and_other_values_are_refused() {
     let e = parse_study_file(&opening(r#""pro""#)).unwrap_err();
     assert_eq!(e.field, "noise");
