@@ -26,6 +26,7 @@ pub mod board;
 pub mod cancel;
 pub mod disc;
 pub mod error;
+pub mod fit;
 pub mod io;
 pub mod jobs;
 pub mod limits;

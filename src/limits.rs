@@ -32,6 +32,20 @@ pub const MAX_EVENTS_PER_SHOT: usize = 100_000;
 /// interval it ended with).
 pub const MAX_TRACE_POINTS: usize = 1_000_000;
 
+/// Most shots one fit may take (`crokinole fit`, docs/tracks.md), refused up front. Each
+/// iteration simulates every shot once per free parameter it depends on, and the solver's
+/// normal matrix holds three launch parameters per shot, so this bounds the fit's time and
+/// memory.
+pub const MAX_FIT_SHOTS: usize = 200;
+
+/// Most observed positions one fit may take, summed over its shots' tracks, refused up
+/// front (the field names the shot that passes it).
+pub const MAX_FIT_OBSERVATIONS: usize = 200_000;
+
+/// Most Levenberg-Marquardt iterations a fit may be asked for (`--max-iterations`); a fit
+/// that has not converged within its count reports so.
+pub const MAX_FIT_ITERATIONS: u32 = 500;
+
 /// Why a shot ended before every disc came to rest.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Limit {

@@ -41,7 +41,7 @@ const LAYERS: &Table = &[
         ]],
     ),
     ("table", &[&["rules"]]),
-    ("model", &[&["montecarlo"], &["plan"], &["play"]]),
+    ("model", &[&["montecarlo"], &["fit"], &["plan"], &["play"]]),
     ("json", &[&["io", "render"]]),
     ("jobs", &[&["jobs"]]),
     ("serve", &[&["serve"]]),

@@ -21,6 +21,7 @@ mod cli_output;
 mod determinism;
 mod docs_examples;
 mod docs_links;
+mod fit;
 mod fuzz;
 mod fuzz_cli;
 mod golden;
