@@ -4,7 +4,8 @@
 //! `merge` combines shard states into the summary, `play` plays whole games between
 //! strategies (docs/play.md), `suggest` searches for the best flick (docs/suggest.md),
 //! `render` draws SVG pictures (docs/render.md), `flick` simulates and draws one flick
-//! given in player terms (docs/flick.md); `simulate --rules` also judges each shot by the
+//! given in player terms (docs/flick.md), `fit` fits the physics to tracked shots
+//! (docs/tracks.md); `simulate --rules` also judges each shot by the
 //! rules, `--trace` adds disc paths. JSON is printed in each command's readable layout,
 //! on one line with `--compact`. It
 //! only parses, validates, calls the library and prints; exit code 2 for bad input, 1 for
@@ -20,6 +21,7 @@
 
 mod args;
 mod failure;
+mod fit;
 mod flick;
 mod merge;
 mod montecarlo;
@@ -87,6 +89,13 @@ enum Command {
     /// given override the file's flick. The outcome is the outcome file `simulate` prints
     /// for the shot (judged by the rules when the file has a rule set); docs/flick.md.
     Flick(flick::Args),
+    /// Fit physics coefficients to tracked shots and report them with their uncertainty.
+    ///
+    /// FILE is a tracks file: the board and physics, then shots with each disc's observed
+    /// positions over time (docs/tracks.md). Prints the fitted coefficients (or why one is
+    /// not identified by the shots), the residuals per shot and the held-out errors; the
+    /// output does not depend on --threads.
+    Fit(fit::Args),
     /// Draw a position, a shot, a Monte Carlo summary or a planner grid as SVG
     /// (docs/render.md).
     Render(render::Args),
@@ -105,6 +114,7 @@ fn main() -> ExitCode {
         Command::Play(args) => play::run(args),
         Command::Suggest(args) => suggest::run(args),
         Command::Flick(args) => flick::run(args),
+        Command::Fit(args) => fit::run(args),
         Command::Render(args) => render::run(args),
         Command::Serve(args) => serve::run(args),
     };

@@ -160,7 +160,7 @@ pub fn position_at(path: &[(f64, DVec2)], t: f64) -> DVec2 {
 
 /// Most observations (after the launch, within [`LAUNCH_WINDOW`]) the launch estimate
 /// uses.
-pub const LAUNCH_POINTS: usize = 6;
+pub const LAUNCH_POINTS: usize = 30;
 /// The shooter's observations within this time of the launch (and at least its first
 /// after it) give the starting launch, s.
 pub const LAUNCH_WINDOW: f64 = 0.1;

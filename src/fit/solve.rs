@@ -11,8 +11,7 @@
 //! in shot order; solves `(J^T J + lambda diag(J^T J)) delta = -J^T r` over the parameters
 //! that move the predictions at all (a parameter whose whole plausible range moves them by
 //! less than [`MIN_SENSITIVITY`] sigma is held: the spin of a shot without contacts, a
-//! peg's restitution when no disc touches a peg), steps at most half a parameter's range,
-//! keeps every parameter in its bounds, and accepts the step if the cost falls (lambda / 10)
+//! peg's restitution when no disc touches a peg), steps at most 5 % of a parameter's range, keeps every parameter in its bounds, and accepts the step if the cost falls (lambda / 10)
 //! or tries again with lambda * 10. It stops when an accepted step lowers the cost by less
 //! than `1e-9` of itself, when no step lowers it, or after the iteration count.
 //!
@@ -60,6 +59,9 @@ const H_SPIN: f64 = 1e-3;
 const RANGE_COEF: f64 = 1.0;
 const RANGE_VEL: f64 = 1.0;
 const RANGE_SPIN: f64 = 20.0;
+/// Largest step of a parameter in one iteration, as a fraction of its range (0.05 for a
+/// coefficient, 0.05 m/s, 1 rad/s).
+const MAX_STEP: f64 = 0.05;
 /// Relative pivot under which a column counts as a combination of the others.
 const MIN_PIVOT: f64 = 1e-10;
 
@@ -250,12 +252,13 @@ pub fn fit(tracks: &Tracks, config: &FitConfig) -> Result<Fit, InputError> {
             base,
             shots: shots.clone(),
             free: free.clone(),
+            hold: Hold::Nothing,
         };
         let start = Point {
             coefs: free.iter().map(|c| c.get(base)).collect(),
             launches: launches.clone(),
         };
-        let solution = levenberg_marquardt(&problem, start, config.max_iterations)?;
+        let solution = staged(&problem, start, config.max_iterations)?;
         iterations += solution.iterations;
         let estimates = problem.estimates(&solution);
         let newly: Vec<(Coefficient, String)> = free
@@ -396,12 +399,13 @@ fn fit_launch_only(
         base: physics,
         shots: vec![shot],
         free: Vec::new(),
+        hold: Hold::Nothing,
     };
     let start = Point {
         coefs: Vec::new(),
         launches: vec![initial_launch(shot, physics)],
     };
-    let mut solution = levenberg_marquardt(&problem, start, max_iterations)?;
+    let mut solution = staged(&problem, start, max_iterations)?;
     Ok((
         solution.x.launches[0],
         solution.eval.sims.pop().expect("one shot"),
@@ -421,6 +425,19 @@ struct Problem<'a> {
     base: &'a Physics,
     shots: Vec<&'a TrackedShot>,
     free: Vec<Coefficient>,
+    /// Which parameters the current stage holds.
+    hold: Hold,
+}
+
+/// The stages of a run of the solver ([`staged`]): what each holds where it is.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Hold {
+    /// The coefficients and the spins: each shot's launch velocity alone.
+    CoefficientsAndSpins,
+    /// The spins.
+    Spins,
+    /// Nothing.
+    Nothing,
 }
 
 /// The predictions and weighted residuals at one point.
@@ -628,7 +645,13 @@ impl Problem<'_> {
     /// The parameters that move the predictions (see [`MIN_SENSITIVITY`]), ascending.
     fn active(&self, normal: &Normal) -> Vec<usize> {
         let p = self.params();
+        let nc = self.free.len();
         (0..p)
+            .filter(|&j| match self.hold {
+                Hold::Nothing => true,
+                Hold::Spins => j < nc || (j - nc) % 3 != 2,
+                Hold::CoefficientsAndSpins => j >= nc && (j - nc) % 3 != 2,
+            })
             .filter(|&j| normal.a[j * p + j].sqrt() * self.range(j) >= MIN_SENSITIVITY)
             .collect()
     }
@@ -737,6 +760,32 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
+/// Levenberg-Marquardt from `start` in three stages: each shot's launch velocity alone,
+/// the coefficients held where they start; then the coefficients too; then every
+/// parameter, the spins too, each stage from the previous one's minimum. Far from the
+/// minimum the coefficients and the launches pull each other into the wrong basin, and a
+/// spin, whose effect is weak (and for a lone slide even in the spin), wanders. The
+/// iteration count bounds each stage.
+fn staged(problem: &Problem, start: Point, max_iterations: u32) -> Result<Solution, InputError> {
+    let mut x = start;
+    let mut iterations = 0;
+    for hold in [Hold::CoefficientsAndSpins, Hold::Spins] {
+        let stage = Problem {
+            board: problem.board,
+            base: problem.base,
+            shots: problem.shots.clone(),
+            free: problem.free.clone(),
+            hold,
+        };
+        let s = levenberg_marquardt(&stage, x, max_iterations)?;
+        iterations += s.iterations;
+        x = s.x;
+    }
+    let mut last = levenberg_marquardt(problem, x, max_iterations)?;
+    last.iterations += iterations;
+    Ok(last)
+}
+
 /// Levenberg-Marquardt from `start` (see the module documentation).
 fn levenberg_marquardt(
     problem: &Problem,
@@ -784,7 +833,11 @@ fn levenberg_marquardt(
                 .zip(&delta)
                 .map(|(&j, d)| d.abs() / problem.range(j))
                 .fold(0.0, f64::max);
-            let shrink = if worst > 0.5 { 0.5 / worst } else { 1.0 };
+            let shrink = if worst > MAX_STEP {
+                MAX_STEP / worst
+            } else {
+                1.0
+            };
             let mut trial = x.clone();
             for (&j, d) in active.iter().zip(&delta) {
                 problem.set(&mut trial, j, problem.get(&x, j) + d * shrink);

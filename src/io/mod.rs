@@ -20,6 +20,7 @@ pub(crate) mod strict;
 mod study_file;
 mod suggest_file;
 mod trace_json;
+mod tracks;
 
 pub use csv::{SAMPLE_CSV_HEADER, outcomes_csv, sample_csv_row};
 pub use file_kind::FileKind;
@@ -39,3 +40,4 @@ pub use study_file::{
     parse_study_file, parse_summary, sample_line, state_json, study_summary_json,
 };
 pub use suggest_file::{parse_plan, parse_suggest_file, plan_json};
+pub use tracks::{fit_report_json, fit_report_text, parse_tracks_file};

@@ -199,7 +199,7 @@ fn json_error(text: &str, path: String, err: serde_json::Error) -> InputError {
 /// Runs the shot-file reader on the `key` block alone (`board` or `physics`), laid out so
 /// that the block sits at the same line and column as in `text`: its errors then name the
 /// field (`board.pegs[1]`) and the position exactly as for the file being read.
-fn read_block(text: &str, key: &str, raw: &RawValue) -> String {
+pub(crate) fn read_block(text: &str, key: &str, raw: &RawValue) -> String {
     let block = raw.get();
     let offset = (block.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
     let head = format!("{{\"{key}\":");

@@ -18,12 +18,14 @@
 //! | play one flick of a study | [`study::read`] | [`flick::flick`] | [`flick::shot_file_text`], [`simulate::Simulated::text`] |
 //! | run a study | [`study::read`] | `Study::run_until` | [`study::summary_text`] |
 //! | plan a shot | [`plan::read`] | [`plan::plan`] | [`plan::text`] |
+//! | fit the physics to tracked shots | [`fit::read`] | [`fit::fit`] | [`fit::Fitted::text`], [`fit::Fitted::json`], [`fit::Fitted::params`], [`fit::Fitted::svg`] |
 //! | replay a game log | [`replay::read`] | [`replay::replay`] | [`replay::Replay::text`] |
 //!
 //! Games (`crokinole play`, the Python package's `play`) are `crate::play::PlayConfig`'s
 //! `play` and `play_many_until`, written by `crate::io::game_log_json` and
 //! `crate::io::games_summary_json`.
 
+pub mod fit;
 pub mod flick;
 pub mod plan;
 pub mod replay;

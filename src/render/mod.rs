@@ -9,6 +9,8 @@
 //!   probabilities (the summary read by [`crate::io::parse_summary`]).
 //! - [`heatmap_svg`]: the expected value of a `crokinole suggest` grid over aim and speed
 //!   (the plan read by [`crate::io::parse_plan`]).
+//! - [`fit_svg`]: a fit of the physics to tracked shots: the observed centres as dots,
+//!   the paths simulated with the fitted coefficients as lines (docs/tracks.md).
 //! - [`position_svg`]: a position with no shot: the board with its scoring zones labelled
 //!   and the discs at rest, each with the zone it scores in.
 //!
@@ -21,6 +23,7 @@
 
 pub mod board;
 pub mod cloud;
+pub mod fit;
 pub mod heatmap;
 pub mod position;
 pub mod shot;
@@ -29,6 +32,7 @@ pub mod svg;
 pub use crate::montecarlo::tally::StudySummary;
 pub use crate::plan::Grid;
 pub use cloud::{CloudView, class_colour, cloud_svg, study_cloud_svg};
+pub use fit::fit_svg;
 pub use heatmap::heatmap_svg;
 pub use position::position_svg;
 pub use shot::shot_svg;

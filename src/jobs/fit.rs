@@ -1,0 +1,54 @@
+//! Fit the physics to tracked shots (docs/tracks.md): read a tracks file, fit the chosen
+//! coefficients ([`crate::fit::fit`]), write the report (text or JSON), the fitted
+//! `board` and `physics` blocks and the picture. `crokinole fit` is this job.
+
+use crate::error::InputError;
+use crate::fit::{Fit, FitConfig, Tracks};
+use crate::io::{Layout, fit_report_json, fit_report_text, params_json, parse_tracks_file};
+
+/// Reads a tracks file's text into checked [`Tracks`].
+pub fn read(text: &str) -> Result<Tracks, InputError> {
+    parse_tracks_file(text)
+}
+
+/// A fit and the tracks it was made from.
+pub struct Fitted<'a> {
+    /// The tracks.
+    pub tracks: &'a Tracks,
+    /// The fit.
+    pub fit: Fit,
+}
+
+/// Fits `config`'s coefficients to `tracks` on the current rayon pool (the result does not
+/// depend on its thread count).
+pub fn fit<'a>(tracks: &'a Tracks, config: &FitConfig) -> Result<Fitted<'a>, InputError> {
+    Ok(Fitted {
+        tracks,
+        fit: crate::fit::fit(tracks, config)?,
+    })
+}
+
+impl Fitted<'_> {
+    /// The tracks file's board and the fitted physics as the `board` and `physics` blocks
+    /// of a shot file (what `crokinole params` prints), with a trailing newline.
+    pub fn params(&self) -> String {
+        let mut text = params_json(&self.tracks.board, &self.fit.physics);
+        text.push('\n');
+        text
+    }
+
+    /// The readable report.
+    pub fn text(&self) -> String {
+        fit_report_text(&self.fit, &self.params())
+    }
+
+    /// The JSON report in `layout`.
+    pub fn json(&self, layout: Layout) -> String {
+        fit_report_json(&self.fit, layout)
+    }
+
+    /// The picture: observed centres against the fitted paths.
+    pub fn svg(&self, title: &str) -> Result<String, InputError> {
+        crate::render::fit_svg(self.tracks, &self.fit, title)
+    }
+}
