@@ -82,6 +82,14 @@ impl Coefficient {
         }
     }
 
+    /// Whether it is a friction coefficient (else a restitution).
+    pub fn is_friction(self) -> bool {
+        matches!(
+            self,
+            Coefficient::BoardFriction | Coefficient::DiscFriction | Coefficient::PegFriction
+        )
+    }
+
     /// Every name, comma separated, for messages.
     pub fn names() -> String {
         Coefficient::ALL.map(Coefficient::name).join(", ")

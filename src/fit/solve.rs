@@ -708,8 +708,12 @@ impl Problem<'_> {
                     Some(match c.needs_peg_contact() {
                         Some(true) if peg == 0 => "no disc touches a peg in these shots".into(),
                         Some(false) if disc == 0 => "no two discs touch in these shots".into(),
-                        _ => "the observed positions do not depend on it (the contacts that \
-                              would inform it are not seen by the tracks)"
+                        _ if c.is_friction() => "the observed positions do not depend on \
+                             it: at these shots' contacts the slip stops before friction \
+                             reaches its limit, or the tracks do not see the contacts' effect"
+                            .into(),
+                        _ => "the observed positions do not depend on it: the tracks do not \
+                              see the effect of the contacts it governs"
                             .into(),
                     })
                 } else if degenerate.contains(&j) {

@@ -28,6 +28,25 @@ enum Shows {
 /// here too.
 const EXAMPLES: &[(&str, &str, &[&str], Shows)] = &[
     (
+        "docs/tracks.md",
+        "`crokinole fit fixtures/tracks/example.json` prints",
+        &["fit", "fixtures/tracks/example.json"],
+        Shows::Whole,
+    ),
+    (
+        "docs/tracks.md",
+        "--holdout 0.34 --seed 1` prints, in part:",
+        &[
+            "fit",
+            "fixtures/tracks/example.json",
+            "--holdout",
+            "0.34",
+            "--seed",
+            "1",
+        ],
+        Shows::Part,
+    ),
+    (
         "docs/montecarlo.md",
         "`crokinole montecarlo fixtures/montecarlo/opening.json --samples 2000 --seed 1`",
         &[

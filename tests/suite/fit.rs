@@ -497,7 +497,7 @@ fn example_text() -> String {
     let tracks = synthetic_at(&chosen, &truth(), 11, &[60.0], &[0.001]);
     tracks_json(
         &tracks,
-        "Three shots made by the engine with board_friction 0.15, disc_restitution 0.75, \
+        "Three shots made by the engine with board_friction 0.15, disc_restitution 0.75, disc_friction 0.3, \
          peg_restitution 0.5, peg_friction 0.4, observed at 60 fps with 1 mm of noise \
          (tests/suite/fit.rs)",
     )

@@ -919,11 +919,11 @@ mod checker {
             v,
             [
                 "src/montecarlo/mod.rs:1: `plan::suggest` is in `plan`, after this file's \
-                 `montecarlo` in the model layer (montecarlo -> plan -> play)",
+                 `montecarlo` in the model layer (montecarlo -> fit -> plan -> play)",
                 "src/montecarlo/mod.rs:2: `play::Game` is in `play`, after this file's \
-                 `montecarlo` in the model layer (montecarlo -> plan -> play)",
+                 `montecarlo` in the model layer (montecarlo -> fit -> plan -> play)",
                 "src/plan/mod.rs:2: `play::Game` is in `play`, after this file's `plan` in \
-                 the model layer (montecarlo -> plan -> play)",
+                 the model layer (montecarlo -> fit -> plan -> play)",
             ]
         );
         let v = check(&[
