@@ -14,7 +14,7 @@ pub fn cholesky(a: &[f64], n: usize, min_pivot: f64) -> Result<Vec<f64>, usize> 
         for k in 0..j {
             d -= l[j * n + k] * l[j * n + k];
         }
-        if !(d > min_pivot * scale) || !d.is_finite() {
+        if d.is_nan() || d <= min_pivot * scale || !d.is_finite() {
             return Err(j);
         }
         let d = d.sqrt();

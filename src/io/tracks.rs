@@ -103,7 +103,7 @@ pub fn parse_tracks_file(text: &str) -> Result<Tracks, InputError> {
     for (k, Obj(shot)) in file.shots.into_iter().enumerate() {
         let in_shot = |field: String, problem: String| InputError::new(field, problem).in_shot(k);
         if let Some(s) = shot.sigma
-            && !(s > 0.0)
+            && (s.is_nan() || s <= 0.0)
         {
             return Err(in_shot(
                 "sigma".into(),

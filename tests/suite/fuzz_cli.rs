@@ -274,6 +274,35 @@ const SPECS: &[Spec] = &[
         ],
     },
     Spec {
+        words: &["fit"],
+        files: &["fixtures/tracks/example.json", "fixtures/example.json"],
+        flags: &[
+            (
+                "--fit",
+                Some(&[
+                    "board_friction",
+                    "peg_friction,disc_restitution",
+                    "hole",
+                    "",
+                    ",",
+                    "board_friction,board_friction",
+                ]),
+            ),
+            (
+                "--holdout",
+                Some(&["0", "0.34", "0.5", "0.99", "1", "-0.1", "NaN", "x"]),
+            ),
+            ("--seed", Some(SEEDS)),
+            ("--max-iterations", Some(COUNTS)),
+            ("--physics-out", Some(OUTPUTS)),
+            ("--svg", Some(OUTPUTS)),
+            ("--json", None),
+            ("--threads", Some(THREADS)),
+            ("--output", Some(OUTPUTS)),
+            ("--compact", None),
+        ],
+    },
+    Spec {
         words: &["render", "shot"],
         files: &["fixtures/example.json", "fixtures/montecarlo/takeout.json"],
         flags: &[
