@@ -65,7 +65,7 @@ fn fraction(text: &str) -> Result<f64, String> {
 }
 
 /// `crokinole fit`: read and check the tracks file, fit on `threads` workers, write the
-/// report, then the physics blocks and the picture if asked.
+/// physics blocks and the picture if asked, then the report.
 pub fn run(a: Args) -> Result<(), Failure> {
     let text = read_input(&a.file)?;
     let tracks = jobs::fit::read(&text).map_err(Failure::Input)?;
@@ -98,7 +98,8 @@ pub fn run(a: Args) -> Result<(), Failure> {
     } else {
         fitted.text()
     };
-    write_output(a.output.path(), |w| w.write_all(report.as_bytes()))?;
+    // The files first: a file that cannot be written fails the command before the report
+    // is printed.
     if let Some(path) = &a.physics_out {
         let params = fitted.params();
         write_output(Some(path), |w| w.write_all(params.as_bytes()))?;
@@ -106,5 +107,5 @@ pub fn run(a: Args) -> Result<(), Failure> {
     if let (Some(path), Some(svg)) = (&a.svg, svg) {
         write_output(Some(path), |w| w.write_all(svg.as_bytes()))?;
     }
-    Ok(())
+    write_output(a.output.path(), |w| w.write_all(report.as_bytes()))
 }
