@@ -82,11 +82,17 @@ pub fn fit_svg(tracks: &Tracks, fit: &Fit, title: &str) -> Result<String, InputE
             let t = team(track.disc);
             let last = track.points.last().map_or(0.0, |p| p.t);
             let path = &paths[track.disc];
-            let mut pts: Vec<(f64, f64)> = path
-                .iter()
-                .filter(|&&(tp, _)| tp < last)
-                .map(|&(_, p)| at(p))
-                .collect();
+            // The path to the last observation, a point at least every 0.5 mm (the path is
+            // straight between its points; the thinning only drops points on a line).
+            let mut pts: Vec<(f64, f64)> = Vec::new();
+            for &(_, p) in path.iter().filter(|&&(tp, _)| tp < last) {
+                let (x, y) = at(p);
+                if pts.last().is_none_or(|&(px, py): &(f64, f64)| {
+                    (x - px) * (x - px) + (y - py) * (y - py) >= 0.25
+                }) {
+                    pts.push((x, y));
+                }
+            }
             pts.push(at(position_at(path, last)));
             let class = if result.held_out {
                 format!("fitted team{t} held-out")
@@ -106,7 +112,9 @@ pub fn fit_svg(tracks: &Tracks, fit: &Fit, title: &str) -> Result<String, InputE
             svg.close("g");
         }
         let (x, y) = at(shot.shooter.pos);
-        svg.text(x, y + 30.0, "shot-label", "middle", &format!("shot {k}"));
+        // Below the shooter's start, shots from nearby starts one under the other.
+        let below = 26.0 + 13.0 * (k % 4) as f64;
+        svg.text(x, y + below, "shot-label", "middle", &format!("shot {k}"));
         svg.close("g");
     }
     Ok(svg.finish())
