@@ -11,7 +11,7 @@ use crate::fit::{Fit, Tracks};
 
 /// The styles of the fit's own marks, added to the board's.
 const FIT_STYLE: &str = "\
-.observed{stroke:none;opacity:0.75}.observed.team0{fill:#e0a030}.observed.team1{fill:#30b0c0}\
+.observed{stroke:#111;stroke-width:0.3;opacity:0.8}.observed.team0{fill:#e0a030}.observed.team1{fill:#30b0c0}\
 .fitted{fill:none;stroke-width:1.2;stroke-linejoin:round;stroke-linecap:round}\
 .fitted.team0{stroke:#8f1d16}.fitted.team1{stroke:#123f86}\
 .fitted.held-out{stroke-dasharray:4 2}\
@@ -19,7 +19,7 @@ const FIT_STYLE: &str = "\
 ";
 
 /// Radius of an observation's dot, mm.
-const DOT: f64 = 1.1;
+const DOT: f64 = 2.0;
 
 /// The picture of `fit` over `tracks` (the tracks it was fitted to), with a `title` line
 /// (escaped here). Errors are the engine's refusals of a shot with its fitted launch
