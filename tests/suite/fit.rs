@@ -609,3 +609,22 @@ fn the_docs_picture_is_the_fit_of_the_example() {
         "the physics, the fit or the picture",
     );
 }
+
+#[test]
+fn a_coefficient_known_only_loosely_is_not_given_a_number() {
+    // One glancing peg hit seen at 30 fps through 2 cm of noise: the peg's restitution is
+    // informed, but too loosely to be worth a number.
+    let one: Vec<Setup> = setups().into_iter().skip(2).take(1).collect();
+    let tracks = synthetic_at(&one, &truth(), 4, &[30.0], &[0.02]);
+    let config = FitConfig {
+        coefficients: vec![Coefficient::BoardFriction, Coefficient::PegRestitution],
+        ..FitConfig::default()
+    };
+    let f = fit(&tracks, &config).unwrap();
+    match estimate(&f, Coefficient::PegRestitution) {
+        Estimate::NotIdentified { reason } => {
+            assert!(reason.contains("is more than 50% of its value"), "{reason}")
+        }
+        e => panic!("{e:?}"),
+    }
+}
