@@ -25,6 +25,8 @@ pub enum FileKind {
     GameLog,
     /// Many games' summary (`games`, `teams`): `crokinole play --games N`.
     GamesSummary,
+    /// Tracked shots (`shots` whose first shot has `tracks`): `crokinole fit`.
+    Tracks,
 }
 
 impl FileKind {
@@ -45,6 +47,8 @@ impl FileKind {
             FileKind::GamesSummary
         } else if has("outcomes") {
             FileKind::Outcomes
+        } else if has("shots") && first_shot_has_tracks(keys) {
+            FileKind::Tracks
         } else if has("shots") {
             FileKind::Shots
         } else if has("flick") {
@@ -80,8 +84,18 @@ impl FileKind {
             }
             FileKind::GameLog => "a game log (written by `crokinole play --games 1`)",
             FileKind::GamesSummary => "a games summary (written by `crokinole play`)",
+            FileKind::Tracks => "a tracks file (read by `crokinole fit`)",
         }
     }
+}
+
+/// Whether the object's first shot has `tracks` (a tracks file, not a shot file).
+fn first_shot_has_tracks(keys: &Map<String, Value>) -> bool {
+    keys.get("shots")
+        .and_then(Value::as_array)
+        .and_then(|shots| shots.first())
+        .and_then(Value::as_object)
+        .is_some_and(|shot| shot.contains_key("tracks"))
 }
 
 /// Whether the object has the keys of a single shot (a shot file's entry given alone).
@@ -111,6 +125,7 @@ mod tests {
                 Some(FileKind::GameLog),
             ),
             (r#"{"games": 2, "teams": []}"#, Some(FileKind::GamesSummary)),
+            (r#"{"shots": [{"tracks": []}]}"#, Some(FileKind::Tracks)),
             (r#"{"seat": 0, "shooter": {}}"#, None),
             (r#"[1, 2]"#, None),
             (r#"{"shots": "#, None),

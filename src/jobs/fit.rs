@@ -4,11 +4,14 @@
 
 use crate::error::InputError;
 use crate::fit::{Fit, FitConfig, Tracks};
-use crate::io::{Layout, fit_report_json, fit_report_text, params_json, parse_tracks_file};
+use crate::io::{
+    FileKind, Layout, fit_report_json, fit_report_text, params_json, parse_tracks_file,
+};
 
-/// Reads a tracks file's text into checked [`Tracks`].
+/// Reads a tracks file's text into checked [`Tracks`]; a file that looks like another kind
+/// of file is named in the error.
 pub fn read(text: &str) -> Result<Tracks, InputError> {
-    parse_tracks_file(text)
+    parse_tracks_file(text).map_err(|e| super::of_kind(e, text, FileKind::Tracks))
 }
 
 /// A fit and the tracks it was made from.

@@ -591,6 +591,13 @@ fn the_command_fits_writes_a_physics_block_simulate_accepts_and_draws() {
     binary::run(&["fit", bad.to_str().unwrap()], None)
         .assert_refused("missing disc", &["shot 1: field `shots[1].tracks[0].disc`"]);
     binary::run(&["fit", &example, "--fit", "hole"], None).assert_refused("bad name", &["hole"]);
+    // A file of the other kind is named for what it is.
+    binary::run(&["simulate", &example], None).assert_refused(
+        "tracks to simulate",
+        &["looks like a tracks file (read by `crokinole fit`)"],
+    );
+    let shots = binary::fixture("", "example.json");
+    binary::run(&["fit", &shots], None).assert_refused("shots to fit", &["looks like a shot file"]);
     binary::run(&["fit", &example, "--holdout", "1"], None).assert_refused("holdout", &["[0, 1)"]);
 }
 
