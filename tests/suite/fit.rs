@@ -554,6 +554,11 @@ fn the_command_fits_writes_a_physics_block_simulate_accepts_and_draws() {
     let json = binary::run(&["fit", &example, "--json"], None).json();
     assert_eq!(json["shots"], 3);
     assert_eq!(json["coefficients"].as_array().unwrap().len(), 5);
+    // The same bytes on one thread and on two.
+    assert_eq!(
+        binary::ok(&["fit", &example, "--json", "-j", "1"]),
+        binary::ok(&["fit", &example, "--json", "-j", "2"])
+    );
     let compact = binary::ok(&["fit", &example, "--compact"]);
     assert_eq!(compact.iter().filter(|&&b| b == b'\n').count(), 1);
     // The picture: every observation a dot, a fitted path per track.
