@@ -7,13 +7,16 @@
 //!
 //! **Steps.** Each iteration simulates every shot once per parameter it depends on (the
 //! coefficients and its own launch), a forward difference of `1e-5` (coefficients, m/s)
-//! or `1e-3` rad/s (spin), away from a bound; accumulates `J^T J` and `J^T r` shot by shot
-//! in shot order; solves `(J^T J + lambda diag(J^T J)) delta = -J^T r` over the parameters
-//! that move the predictions at all (a parameter whose whole plausible range moves them by
-//! less than [`MIN_SENSITIVITY`] sigma is held: the spin of a shot without contacts, a
-//! peg's restitution when no disc touches a peg), steps at most 5 % of a parameter's range, keeps every parameter in its bounds, and accepts the step if the cost falls (lambda / 10)
-//! or tries again with lambda * 10. It stops when an accepted step lowers the cost by less
-//! than `1e-9` of itself, when no step lowers it, or after the iteration count.
+//! or a central one of `1e-3` rad/s (spin), away from a bound; accumulates `J^T J` and
+//! `J^T r` shot by shot in shot order; solves `(J^T J + lambda diag(J^T J)) delta = -J^T r`
+//! over the parameters that move the predictions at all (a parameter whose whole plausible
+//! range moves them by less than [`MIN_SENSITIVITY`] sigma is held: the spin of a shot
+//! without contacts, a peg's restitution when no disc touches a peg), steps at most 5 % of
+//! a parameter's range, keeps every parameter in its bounds, and accepts the step if the
+//! cost falls (lambda / 10) or tries again with lambda * 10. It stops when an accepted step
+//! lowers the cost by less than `1e-6` of itself (a thousandth at a chi2 of a thousand),
+//! when no step lowers it, or after the iteration count. It runs in three stages
+//! (`staged`): the launch velocities alone, then the coefficients too, then the spins.
 //!
 //! **Uncertainty.** The covariance of the free parameters is `(J^T W J)^-1` at the
 //! minimum, scaled by the reduced chi-square `chi2 / (2 N - p)`; a coefficient's is the
@@ -860,7 +863,7 @@ fn levenberg_marquardt(
             converged = true; // no step lowers the cost: a minimum
             break;
         };
-        let small = eval.chi2 - t.chi2 <= 1e-9 * eval.chi2;
+        let small = eval.chi2 - t.chi2 <= 1e-6 * eval.chi2;
         x = trial;
         eval = t;
         normal = problem.normal_equations(&x, &eval);

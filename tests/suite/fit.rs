@@ -206,7 +206,7 @@ fn fitted_coefficients_cover_the_truth_over_noise_draws() {
     }
     eprintln!("{report}");
     for f in &fits {
-        assert!(f.converged, "{report}");
+        assert!(f.converged, "iterations {}, chi2 {}", f.iterations, f.chi2);
         assert!(
             (0.7..1.4).contains(&f.reduced_chi2()),
             "{}",
