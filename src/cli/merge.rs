@@ -4,7 +4,7 @@
 use super::args::{LayoutArg, Output};
 use super::failure::{Failure, of_kind};
 use super::montecarlo::Summarised;
-use super::output::{read_input, write_output};
+use super::output::{read_input_of, write_output};
 use crokinole::InputError;
 use crokinole::io::{FileKind, parse_state};
 use crokinole::montecarlo::Tally;
@@ -37,7 +37,13 @@ pub fn run(a: Args) -> Result<(), Failure> {
     };
     let mut parts = Vec::with_capacity(shards.len());
     for path in shards {
-        let text = read_input(path)?;
+        let text = read_input_of(path, FileKind::State).map_err(|f| match f {
+            Failure::Input(e) => Failure::Input(InputError::new(
+                e.field,
+                format!("{} (shard `{}`)", e.problem, path.display()),
+            )),
+            f => f,
+        })?;
         let tally: Tally = parse_state(&text).map_err(|e| {
             let e = of_kind(e, &text, FileKind::State);
             Failure::Input(InputError::new(

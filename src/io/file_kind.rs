@@ -1,8 +1,11 @@
 //! Which of the project's JSON files a text looks like, from its top-level keys, so that a
 //! file given to the wrong command is refused with a message that says what it is and
 //! which command reads it, not only the parser's complaint about its first unknown key.
-
-use serde_json::{Map, Value};
+//!
+//! The keys are read by a scanner that builds nothing but their names: it skips every
+//! value, however large, in constant memory, and [`FileKind::sniff_start`] tells a kind
+//! from a file's first bytes alone, so a huge file given to the wrong command is told
+//! without reading it whole.
 
 /// The kinds of JSON file the CLI reads or writes (docs/README.md lists their formats).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,11 +31,50 @@ pub enum FileKind {
 }
 
 impl FileKind {
-    /// The kind `text` looks like, if it is a JSON object with a recognisable shape.
+    /// The kind `text` looks like, if it is a whole JSON object with a recognisable shape
+    /// (its top-level keys).
     pub fn sniff(text: &str) -> Option<FileKind> {
-        let value: Value = serde_json::from_str(text).ok()?;
-        let keys = value.as_object()?;
-        let has = |k: &str| keys.contains_key(k);
+        let keys = top_keys(text.as_bytes())?;
+        if !keys.complete {
+            return None;
+        }
+        Self::of_keys(&keys.names)
+    }
+
+    /// The kind the file that begins with `start` looks like (its first bytes: a prefix of
+    /// any length), from the top-level keys the prefix shows; `None` if they do not tell.
+    /// With the whole text it is [`FileKind::sniff`].
+    pub fn sniff_start(start: &[u8]) -> Option<FileKind> {
+        let keys = top_keys(start)?;
+        if keys.complete {
+            return Self::of_keys(&keys.names);
+        }
+        // The object goes on past the prefix: a key seen is certain, an absent one is not,
+        // so only a key that belongs to one kind (or a pair that does) decides.
+        let has = |k: &str| keys.names.iter().any(|n| n == k);
+        Some(if has("format") && has("range") || has("positions_cap") {
+            FileKind::State
+        } else if has("input_hash") {
+            FileKind::Summary
+        } else if has("top") || has("stages") {
+            FileKind::Plan
+        } else if has("first_seat") || has("rounds") {
+            FileKind::GameLog
+        } else if has("outcomes") {
+            FileKind::Outcomes
+        } else if has("shots") && !has("first_seat") {
+            // A game log also has `shots`, but writes `first_seat` before them.
+            FileKind::Shots
+        } else if has("flick") {
+            FileKind::Study
+        } else {
+            return None;
+        })
+    }
+
+    /// The kind of an object with the top-level keys `names`.
+    fn of_keys(names: &[String]) -> Option<FileKind> {
+        let has = |k: &str| names.iter().any(|n| n == k);
         Some(if has("format") && has("range") {
             FileKind::State
         } else if has("input_hash") && has("shooter") {
@@ -49,7 +91,8 @@ impl FileKind {
             FileKind::Shots
         } else if has("flick") {
             FileKind::Study
-        } else if has("seat") && !has_shot_keys(keys) {
+        } else if has("seat") && !has("shooter") {
+            // Not a single shot of a shot file given alone (it has a `shooter`).
             FileKind::Suggest
         } else {
             return None;
@@ -84,9 +127,75 @@ impl FileKind {
     }
 }
 
-/// Whether the object has the keys of a single shot (a shot file's entry given alone).
-fn has_shot_keys(keys: &Map<String, Value>) -> bool {
-    keys.contains_key("shooter")
+/// The top-level keys of a JSON object, as far as the text goes.
+struct TopKeys {
+    names: Vec<String>,
+    /// The object's closing brace was seen.
+    complete: bool,
+}
+
+/// Longest key kept by [`top_keys`]: the kinds' keys are short, and a huge key must not
+/// cost memory.
+const MAX_KEY: usize = 64;
+
+/// The top-level keys of the object `text` begins with (`None` if it does not begin with
+/// `{`), scanning strings and skipping nested values without building them. It checks
+/// the nesting, not the grammar: it only has to tell kinds apart.
+fn top_keys(text: &[u8]) -> Option<TopKeys> {
+    let mut bytes = text.iter().copied().skip_while(u8::is_ascii_whitespace);
+    if bytes.next()? != b'{' {
+        return None;
+    }
+    let mut names = Vec::new();
+    let (mut depth, mut expect_key) = (1usize, true);
+    let (mut in_string, mut escaped) = (false, false);
+    let mut key: Option<Vec<u8>> = None;
+    for b in bytes {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+                if let Some(k) = key.take() {
+                    names.push(String::from_utf8_lossy(&k).into_owned());
+                }
+                continue;
+            }
+            if let Some(k) = &mut key
+                && k.len() < MAX_KEY
+            {
+                k.push(b);
+            }
+            continue;
+        }
+        match b {
+            b'"' => {
+                in_string = true;
+                if depth == 1 && expect_key {
+                    key = Some(Vec::new());
+                }
+            }
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(TopKeys {
+                        names,
+                        complete: true,
+                    });
+                }
+            }
+            b':' if depth == 1 => expect_key = false,
+            b',' if depth == 1 => expect_key = true,
+            _ => {}
+        }
+    }
+    Some(TopKeys {
+        names,
+        complete: false,
+    })
 }
 
 #[cfg(test)]

@@ -21,17 +21,23 @@ mod study_file;
 mod suggest_file;
 mod trace_json;
 
-pub use csv::{SAMPLE_CSV_HEADER, outcomes_csv, sample_csv_row};
+pub use csv::{
+    SAMPLE_CSV_HEADER, outcomes_csv, outcomes_csv_header, outcomes_csv_rows, sample_csv_row,
+};
 pub use file_kind::FileKind;
 pub use format::{Layout, compact_json, laid_out};
 pub use outcome_file::{
-    OutcomeFile, flick_answer_json, outcome_file_text, outcomes_to_string, serialize_outcome,
-    state_name, write_outcome_file, write_outcomes,
+    OutcomeFile, OutcomeItem, StreamWriteError, flick_answer_json, outcome_file_text,
+    outcomes_to_string, serialize_outcome, state_name, write_outcome_file, write_outcome_stream,
+    write_outcomes,
 };
 pub use play_file::{
     game_log_json, games_summary_json, parse_game_log, parse_noise_json, replay_json,
 };
-pub use shot_file::{params_json, parse_shot_file, shot_file_json};
+pub use shot_file::{
+    EachShot, StreamStop, StreamedBlocks, params_json, parse_shot_file, read_shot_stream,
+    shot_file_json,
+};
 pub use sizes::{Sizes, sizes};
 pub use skills::{OPEN20_DEFINITION, skills_json};
 pub use study_file::{
