@@ -137,7 +137,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
         )
     });
     let text = if sharded {
-        laid_out(state_json(&tally), summarised.layout)
+        laid_out(state_json(&tally, study.spec()), summarised.layout)
     } else {
         summarised.text(tally.summary().map_err(Failure::Input)?)
     };

@@ -42,6 +42,7 @@ pub use sizes::{Sizes, sizes};
 pub use skills::{OPEN20_DEFINITION, skills_json};
 pub use study_file::{
     STATE_FORMAT, STATE_VERSION, canonical_json, engine_version, fnv1a, input_hash, parse_state,
-    parse_study_file, parse_summary, sample_line, state_json, study_summary_json,
+    parse_state_study, parse_study_file, parse_summary, sample_line, state_json, study_file_json,
+    study_summary_json,
 };
 pub use suggest_file::{parse_plan, parse_suggest_file, plan_json};

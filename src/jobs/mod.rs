@@ -19,12 +19,14 @@
 //! | run a study | [`study::read`] | `Study::run_until` | [`study::summary_text`] |
 //! | plan a shot | [`plan::read`] | [`plan::plan`] | [`plan::text`] |
 //! | replay a game log | [`replay::read`] | [`replay::replay`] | [`replay::Replay::text`] |
+//! | merge shard states | `crate::io::parse_state_study` | [`merge::merge`] (verifies each shard) | [`study::summary_text`] |
 //!
 //! Games (`crokinole play`, the Python package's `play`) are `crate::play::PlayConfig`'s
 //! `play` and `play_many_until`, written by `crate::io::game_log_json` and
 //! `crate::io::games_summary_json`.
 
 pub mod flick;
+pub mod merge;
 pub mod plan;
 pub mod replay;
 pub mod simulate;
