@@ -315,7 +315,11 @@ impl Tally {
         {
             return Err(InputError::new(
                 "positions",
-                format!("[{}, {}] is not a place on any board", p.x, p.y),
+                format!(
+                    "[{}, {}] is not a place on any board",
+                    crate::error::num(p.x),
+                    crate::error::num(p.y)
+                ),
             ));
         }
         let kept = positions_kept(&self.range);
