@@ -89,9 +89,9 @@ fn many_shots(n: usize, bad: Option<usize>) -> String {
             discs.push("{\"team\": 1, \"pos\": [0.001, -0.2]}".into());
         }
         let vx = (k % 13) as f64 * 0.05 - 0.3;
-        let _ = write!(
+        let _ = writeln!(
             text,
-            "{{\"discs\": [{}], \"shooter\": {{\"team\": 0, \"pos\": [0.0, -0.3048], \"vel\": [{vx}, 1.{}]}}, \"seat\": 0}}{}\n",
+            "{{\"discs\": [{}], \"shooter\": {{\"team\": 0, \"pos\": [0.0, -0.3048], \"vel\": [{vx}, 1.{}]}}, \"seat\": 0}}{}",
             discs.join(", "),
             k % 7,
             if k + 1 < n { "," } else { "" }
