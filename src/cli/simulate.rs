@@ -50,18 +50,25 @@ pub struct Args {
 /// every shot is checked (with `--rules`, also its seat and placement) before any runs,
 /// and nothing is written unless all are valid; then the shots run a chunk at a time, each
 /// chunk's outcomes written before the next chunk is read, so memory is bounded by a chunk
-/// whatever the file's size. Standard input is held in memory (it cannot be read twice).
+/// whatever the file's size. Standard input or a pipe is held in memory (it cannot be read
+/// twice).
 pub fn run(a: Args) -> Result<(), Failure> {
     let stdin_text;
     let text_source;
     let file_source;
-    let source: &dyn ShotSource = if a.file == Path::new("-") {
+    // A regular file is read twice from disk; standard input, a pipe (`<(...)`) or
+    // anything else that cannot be read again is held in memory (and a file that cannot
+    // be opened is refused by `read_input`, with its words).
+    let regular = a.file != Path::new("-")
+        && std::fs::metadata(&a.file).is_ok_and(|m| m.is_file())
+        && std::fs::File::open(&a.file).is_ok();
+    let source: &dyn ShotSource = if regular {
+        file_source = FileSource(a.file.clone());
+        &file_source
+    } else {
         stdin_text = read_input(&a.file)?;
         text_source = Text(&stdin_text);
         &text_source
-    } else {
-        file_source = FileSource::open(&a.file)?;
-        &file_source
     };
     let options = SimulateOptions {
         rules: a.rules.then_some(a.ruleset),
@@ -91,19 +98,8 @@ pub fn run(a: Args) -> Result<(), Failure> {
     }
 }
 
-/// A shot file on disk, opened again for each reading.
+/// A regular file on disk, opened again for each reading.
 struct FileSource(PathBuf);
-
-impl FileSource {
-    /// `path`, if it can be opened and read (refused as `read_input` refuses it).
-    fn open(path: &Path) -> Result<FileSource, Failure> {
-        let cannot =
-            |e: std::io::Error| Failure::Io(format!("cannot read `{}`: {e}", path.display()));
-        let mut file = std::fs::File::open(path).map_err(cannot)?;
-        file.read(&mut [0u8; 1]).map_err(cannot)?;
-        Ok(FileSource(path.to_path_buf()))
-    }
-}
 
 impl ShotSource for FileSource {
     fn open(&self) -> std::io::Result<Box<dyn Read + Send + '_>> {

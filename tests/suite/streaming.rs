@@ -4,7 +4,7 @@
 //! stops everything before anything is written; a large file given to the wrong command
 //! is refused from its start.
 
-use crate::binary::{fixture, run, scratch};
+use crate::binary::{run, scratch};
 use crokinole::io::Layout;
 use crokinole::jobs::simulate::{ShotFile, SimulateOptions, simulate};
 use crokinole::rules::Ruleset;
@@ -71,7 +71,6 @@ fn the_streamed_output_is_the_whole_file_writers_bytes_on_every_fixture() {
             assert_streams_as_whole(path.to_str().unwrap(), flags);
         }
     }
-    let _ = fixture("", "");
 }
 
 /// A shot file of `n` shots from seat 0, shot `k` with `k % 4` discs at rest, `bad` (if
@@ -214,4 +213,25 @@ fn memory_is_bounded_by_a_chunk_not_by_the_file() {
         );
         run(&[command, path], None).assert_refused(command, &["looks like a shot file"]);
     }
+}
+
+#[test]
+fn a_pipe_given_by_name_is_read_once_and_held() {
+    // `simulate <(...)`: a named pipe cannot be read twice, so it is held like standard
+    // input; the output is the file's.
+    let dir = scratch("fifo");
+    let fifo = dir.join("shots.fifo");
+    let name = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: a valid C string; creates a FIFO in our scratch directory.
+    assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/example.json");
+    let text = std::fs::read(&path).unwrap();
+    let writer = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::write(fifo, text).unwrap())
+    };
+    let piped = run(&["simulate", fifo.to_str().unwrap()], None);
+    writer.join().unwrap();
+    assert_eq!(piped.code, Some(0), "{}", piped.stderr);
+    assert!(piped.stdout == run(&["simulate", path.to_str().unwrap()], None).stdout);
 }
