@@ -6,7 +6,8 @@ use super::args::{LayoutArg, Output, Threads, ruleset_parser};
 use super::failure::Failure;
 use super::output::{read_input, write_output};
 use crokinole::jobs::simulate::{
-    ShotSource, SimulateOptions, StreamFailure, StreamOutput, Text, check_stream, simulate_stream,
+    HELD_BYTES, ShotSource, SimulateOptions, StreamFailure, StreamOutput, Text, check_stream,
+    simulate_stream,
 };
 use crokinole::rules::Ruleset;
 use std::io::Read;
@@ -50,17 +51,18 @@ pub struct Args {
 /// every shot is checked (with `--rules`, also its seat and placement) before any runs,
 /// and nothing is written unless all are valid; then the shots run a chunk at a time, each
 /// chunk's outcomes written before the next chunk is read, so memory is bounded by a chunk
-/// whatever the file's size. Standard input or a pipe is held in memory (it cannot be read
-/// twice).
+/// whatever the file's size. A file of up to 16 MiB, standard input or a pipe is held in
+/// memory (parsed faster; a pipe cannot be read twice).
 pub fn run(a: Args) -> Result<(), Failure> {
     let stdin_text;
     let text_source;
     let file_source;
-    // A regular file is read twice from disk; standard input, a pipe (`<(...)`) or
-    // anything else that cannot be read again is held in memory (and a file that cannot
-    // be opened is refused by `read_input`, with its words).
+    // A regular file larger than `HELD_BYTES` (16 MiB) is read twice from disk; a smaller
+    // one, standard input, a pipe (`<(...)`) or anything else that cannot be read again is
+    // held in memory (and a file that cannot be opened is refused by `read_input`, with its
+    // words).
     let regular = a.file != Path::new("-")
-        && std::fs::metadata(&a.file).is_ok_and(|m| m.is_file())
+        && std::fs::metadata(&a.file).is_ok_and(|m| m.is_file() && m.len() > HELD_BYTES)
         && std::fs::File::open(&a.file).is_ok();
     let source: &dyn ShotSource = if regular {
         file_source = FileSource(a.file.clone());

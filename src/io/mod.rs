@@ -36,7 +36,7 @@ pub use play_file::{
 };
 pub use shot_file::{
     EachShot, StreamStop, StreamedBlocks, params_json, parse_shot_file, read_shot_stream,
-    shot_file_json,
+    read_shot_text, shot_file_json,
 };
 pub use sizes::{Sizes, sizes};
 pub use skills::{OPEN20_DEFINITION, skills_json};

@@ -283,10 +283,23 @@ pub fn read_shot_stream<R: std::io::Read>(
     reader: R,
     each: &mut EachShot<'_>,
 ) -> Result<StreamedBlocks, StreamStop> {
+    let reader = std::io::BufReader::with_capacity(1 << 16, reader);
+    read_with(serde_json::Deserializer::from_reader(reader), each)
+}
+
+/// [`read_shot_stream`] over a text held in memory: the same shots, the same errors at the
+/// same positions as [`parse_shot_file`]'s, several times faster than through a reader.
+pub fn read_shot_text(text: &str, each: &mut EachShot<'_>) -> Result<StreamedBlocks, StreamStop> {
+    read_with(serde_json::Deserializer::from_str(text), each)
+}
+
+/// [`read_shot_stream`] on the deserializer `de`.
+fn read_with<'de, R: serde_json::de::Read<'de>>(
+    mut de: serde_json::Deserializer<R>,
+    each: &mut EachShot<'_>,
+) -> Result<StreamedBlocks, StreamStop> {
     use serde::de::DeserializeSeed;
     let mut stopped = false;
-    let mut de =
-        serde_json::Deserializer::from_reader(std::io::BufReader::with_capacity(1 << 16, reader));
     let seed = FileSeed {
         each,
         stopped: &mut stopped,

@@ -13,9 +13,9 @@ use crate::batch::run_batch;
 use crate::board::Board;
 use crate::error::InputError;
 use crate::io::{
-    FileKind, Layout, OutcomeFile, OutcomeItem, StreamStop, StreamWriteError, outcome_file_text,
-    outcomes_csv, outcomes_csv_header, outcomes_csv_rows, parse_shot_file, read_shot_stream,
-    write_outcome_file, write_outcome_stream,
+    EachShot, FileKind, Layout, OutcomeFile, OutcomeItem, StreamStop, StreamWriteError,
+    StreamedBlocks, outcome_file_text, outcomes_csv, outcomes_csv_header, outcomes_csv_rows,
+    parse_shot_file, read_shot_stream, read_shot_text, write_outcome_file, write_outcome_stream,
 };
 use crate::params::Physics;
 use crate::rules::{Ruleset, ShotEntry, ShotVerdict, check_rules, judge_outcomes};
@@ -150,6 +150,27 @@ pub fn simulate(file: &ShotFile, options: SimulateOptions) -> Result<Simulated, 
 pub trait ShotSource: Sync {
     /// The file from its first byte.
     fn open(&self) -> std::io::Result<Box<dyn Read + Send + '_>>;
+
+    /// The whole text, if it is held in memory: then it is parsed in place, several times
+    /// faster than through [`ShotSource::open`].
+    fn text(&self) -> Option<&str> {
+        None
+    }
+}
+
+/// Reads the shot file in `source` a shot at a time ([`read_shot_text`] if it is held,
+/// else [`read_shot_stream`]).
+fn read_source(
+    source: &dyn ShotSource,
+    each: &mut EachShot<'_>,
+) -> Result<StreamedBlocks, StreamStop> {
+    match source.text() {
+        Some(text) => read_shot_text(text, each),
+        None => match source.open() {
+            Ok(reader) => read_shot_stream(reader, each),
+            Err(e) => Err(StreamStop::Json(serde_json::Error::io(e))),
+        },
+    }
 }
 
 /// A shot file's text held in memory, as a [`ShotSource`].
@@ -159,6 +180,10 @@ pub struct Text<'a>(pub &'a str);
 impl ShotSource for Text<'_> {
     fn open(&self) -> std::io::Result<Box<dyn Read + Send + '_>> {
         Ok(Box::new(self.0.as_bytes()))
+    }
+
+    fn text(&self) -> Option<&str> {
+        Some(self.0)
     }
 }
 
@@ -199,11 +224,13 @@ fn of_kind_start(e: InputError, source: &dyn ShotSource) -> InputError {
     }
 }
 
-/// Files up to this size, in bytes, are read whole to report a JSON error, so its message
-/// is exactly [`ShotFile::read`]'s; a larger file's error is found by scanning it again up
-/// to the error, whose column may then lie one byte further on (the streaming parser
-/// counts the byte it peeked at).
-const WHOLE_ERROR_BYTES: u64 = 16 << 20;
+/// Files up to this size, in bytes (16 MiB), are best held in memory ([`Text`]): parsed in
+/// place, twice, they cost a fraction of reading them through `serde_json`'s reader, and
+/// the bound on memory stays a constant. A JSON error in a file up to this size is
+/// reported from the whole text, so its message is exactly [`ShotFile::read`]'s; a larger
+/// file's error is found by scanning it again up to the error, whose column may then lie
+/// one byte further on (the streaming parser counts the byte it peeked at).
+pub const HELD_BYTES: u64 = 16 << 20;
 
 /// The error of the parser, `e`, on the shot file in `source`, naming the field and the
 /// kind of file it looks like.
@@ -211,9 +238,9 @@ fn json_error(source: &dyn ShotSource, e: &serde_json::Error) -> InputError {
     let mut start = Vec::new();
     let whole = source
         .open()
-        .and_then(|r| r.take(WHOLE_ERROR_BYTES + 1).read_to_end(&mut start));
+        .and_then(|r| r.take(HELD_BYTES + 1).read_to_end(&mut start));
     if let Ok(n) = whole
-        && (n as u64) <= WHOLE_ERROR_BYTES
+        && (n as u64) <= HELD_BYTES
         && let Ok(text) = std::str::from_utf8(&start)
         && let Err(whole) = ShotFile::read(text)
     {
@@ -259,12 +286,12 @@ pub fn check_stream(
     rules: Option<Ruleset>,
 ) -> Result<Checked, InputError> {
     let mut found = Findings::default();
-    let reader = source.open().map_err(unreadable)?;
-    let read = read_shot_stream(reader, &mut |k, entry, board, physics| {
+    let read = read_source(source, &mut |k, entry, board, physics| {
         found.check(rules, k, entry, board, physics)
     });
     let blocks = match read {
         Ok(blocks) => blocks,
+        Err(StreamStop::Json(e)) if e.is_io() => return Err(unreadable(e.into())),
         Err(StreamStop::Json(e)) => return Err(json_error(source, &e)),
         Err(StreamStop::Stopped) => unreachable!("the check reads every shot"),
     };
@@ -274,8 +301,7 @@ pub fn check_stream(
     if blocks.blocks_after_shots {
         // The shots were checked against the defaults: again, against the file's blocks.
         found = Findings::default();
-        let reader = source.open().map_err(unreadable)?;
-        read_shot_stream(reader, &mut |k, entry, _, _| {
+        read_source(source, &mut |k, entry, _, _| {
             found.check(rules, k, entry, &board, &physics)
         })
         .map_err(|_| InputError::new("file", "changed while it was read: read it again"))?;
@@ -367,7 +393,8 @@ pub enum StreamFailure {
 
 /// Runs every shot of the shot file in `source` (checked by [`check_stream`] into
 /// `checked`) on `pool` (the current rayon pool if `None`; the writing stays on the calling
-/// thread, so `w` need not be `Send`) and writes the output to `w` as it goes: the file
+/// thread, so `w` need not be `Send`, and with a pool it overlaps the computing of the
+/// next chunk) and writes the output to `w` as it goes: the file
 /// is read again a shot at a time on a thread of its own, [`chunk_size`] shots are run at
 /// once (traced, judged, as asked), their outcomes written and dropped before the next
 /// chunk's are kept. The bytes are [`Simulated::text`]'s (or [`Simulated::csv`]'s) for the
@@ -382,17 +409,35 @@ pub fn simulate_stream<W: Write>(
 ) -> Result<(), StreamFailure> {
     let threads = pool.map_or_else(rayon::current_num_threads, |p| p.current_num_threads());
     let size = chunk_size(options.trace.is_some(), threads);
-    let reader = source.open().map_err(StreamFailure::Io)?;
     std::thread::scope(|scope| {
         let (tx, rx) = std::sync::mpsc::sync_channel::<Result<Vec<ShotEntry>, InputError>>(1);
-        scope.spawn(move || read_chunks(reader, size, &tx));
-        let chunks = ChunkRuns {
+        scope.spawn(move || read_chunks(source, size, &tx));
+        let runs = ChunkRuns {
             checked,
             options,
             pool,
             chunks: rx.into_iter(),
             first: 0,
         };
+        // With a pool of its own, chunk k + 1 is computed on it (from a thread of its own)
+        // while this thread writes chunk k: the writing, serial, no longer idles the pool.
+        // Without one, the chunks are computed here, on the caller's current pool.
+        let (done_tx, done_rx) =
+            std::sync::mpsc::sync_channel::<Result<Vec<OutcomeItem>, InputError>>(0);
+        let chunks: Box<dyn Iterator<Item = Result<Vec<OutcomeItem>, InputError>>> =
+            if pool.is_some() {
+                scope.spawn(move || {
+                    for chunk in runs {
+                        let failed = chunk.is_err();
+                        if done_tx.send(chunk).is_err() || failed {
+                            break;
+                        }
+                    }
+                });
+                Box::new(done_rx.into_iter())
+            } else {
+                Box::new(runs)
+            };
         match output {
             StreamOutput::Json(layout) => {
                 let items = chunks.flat_map(|chunk| match chunk {
@@ -428,10 +473,10 @@ pub fn simulate_stream<W: Write>(
     })
 }
 
-/// Reads the shot file in `reader` and sends its shots to `tx` `size` at a time (an error
+/// Reads the shot file in `source` and sends its shots to `tx` `size` at a time (an error
 /// if it no longer reads as it did when checked); stops when the receiver is gone.
 fn read_chunks(
-    reader: Box<dyn Read + Send + '_>,
+    source: &dyn ShotSource,
     size: usize,
     tx: &std::sync::mpsc::SyncSender<Result<Vec<ShotEntry>, InputError>>,
 ) {
@@ -448,7 +493,7 @@ fn read_chunks(
                 false
             }
         };
-    let read = read_shot_stream(reader, &mut each);
+    let read = read_source(source, &mut each);
     let last = match (read, failed) {
         (_, Some(e)) => Err(e),
         (Ok(_), None) => Ok(chunk),

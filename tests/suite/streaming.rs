@@ -6,7 +6,10 @@
 
 use crate::binary::{run, scratch};
 use crokinole::io::Layout;
-use crokinole::jobs::simulate::{ShotFile, SimulateOptions, simulate};
+use crokinole::jobs::simulate::{
+    ShotFile, ShotSource, SimulateOptions, StreamOutput, Text, check_stream, simulate,
+    simulate_stream,
+};
 use crokinole::rules::Ruleset;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -109,6 +112,36 @@ fn chunks_meet_exactly_past_the_first_chunk() {
     let path = path.to_str().unwrap();
     for flags in [&[][..], &["--rules", "--compact"], &["--csv", "--rules"]] {
         assert_streams_as_whole(path, flags);
+    }
+    // A file over 16 MiB is read through `serde_json`'s reader rather than held: the same
+    // bytes (a source that is not held takes that path whatever its size).
+    let text = std::fs::read_to_string(path).unwrap();
+    let options = SimulateOptions {
+        rules: Some(Ruleset::Traditional),
+        trace: None,
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let streamed = |source: &dyn ShotSource| {
+        let checked = check_stream(source, options.rules).unwrap();
+        let mut out = Vec::new();
+        let json = StreamOutput::Json(Layout::Readable);
+        simulate_stream(source, &checked, options, json, Some(&pool), &mut out).unwrap();
+        out
+    };
+    let read = streamed(&Unheld(text.as_bytes()));
+    assert!(read == streamed(&Text(&text)));
+    assert!(read == whole(&text, &["--rules"]).unwrap());
+}
+
+/// A text given only as a reader, as a large file is.
+struct Unheld<'a>(&'a [u8]);
+
+impl ShotSource for Unheld<'_> {
+    fn open(&self) -> std::io::Result<Box<dyn std::io::Read + Send + '_>> {
+        Ok(Box::new(self.0))
     }
 }
 
