@@ -226,6 +226,43 @@ mod tests {
         ];
         for (text, kind) in cases {
             assert_eq!(FileKind::sniff(text), kind, "{text}");
+            // The whole text is also a start that tells.
+            if text.ends_with('}') {
+                assert_eq!(FileKind::sniff_start(text.as_bytes()), kind, "{text}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_start_tells_a_kind_by_the_keys_it_shows() {
+        let huge = |head: &str| format!("{head}{}", "[1, 2], ".repeat(10_000));
+        let cases = [
+            (huge("{\"shots\": ["), Some(FileKind::Shots)),
+            (
+                huge("{\"description\": \"a \\\"}\", \"shots\": ["),
+                Some(FileKind::Shots),
+            ),
+            (huge("{\"outcomes\": ["), Some(FileKind::Outcomes)),
+            (
+                huge("{\"first_seat\": 0, \"shots\": ["),
+                Some(FileKind::GameLog),
+            ),
+            (
+                huge("{\"format\": \"x\", \"version\": 4, \"range\": [0, 1], \"positions\": ["),
+                Some(FileKind::State),
+            ),
+            (huge("{\"seat\": 0, \"discs\": ["), None),
+            (huge("{\"board\": {\"pegs\": ["), None),
+            (huge("["), None),
+        ];
+        for (text, kind) in cases {
+            assert_eq!(
+                FileKind::sniff_start(text.as_bytes()),
+                kind,
+                "{}",
+                &text[..40]
+            );
+            assert_eq!(FileKind::sniff(&text), None, "incomplete");
         }
     }
 }
