@@ -581,6 +581,56 @@ mod tests {
         assert_eq!(entries, vec![entry]);
     }
 
+    #[test]
+    fn an_error_found_through_a_reader_names_the_same_field_as_in_the_text() {
+        // The streamed reading of a large shot file names the field by scanning it again
+        // (a block at a time: blocks of one byte here too) up to the reader's error.
+        struct Trickle<'a>(&'a [u8]);
+        impl std::io::Read for Trickle<'_> {
+            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+                let n = self.0.len().min(buf.len()).min(1);
+                buf[..n].copy_from_slice(&self.0[..n]);
+                self.0 = &self.0[n..];
+                Ok(n)
+            }
+        }
+        let cases = [
+            (
+                "{\"shots\": [{\"discs\": [], \"shooter\": {\"team\": 0, \"pos\": [0, -0.3], \"vel\": [0, 1]}},\n {\"discs\": [{\"team\": \"x\"}]}]}",
+                "shots[1].discs[0].team",
+            ),
+            (
+                "{\"shots\": [\n{\"shooter\": {\"pos\": [0, NaN]}}]}",
+                "shots[0].shooter.pos[1]",
+            ),
+            (
+                "{\"board\": {\"pegs\": [[0, 1], [2, tru",
+                "board.pegs[1][1]",
+            ),
+            ("{\"shots\": [], \"flick\": {}}", "flick"),
+            ("  \n ", "file"),
+        ];
+        for (text, field) in cases {
+            let read = crate::io::read_shot_stream(text.as_bytes(), &mut |_, _, _, _| true);
+            let Err(crate::io::StreamStop::Json(err)) = read else {
+                panic!("{text}: read");
+            };
+            for reader in [
+                Box::new(text.as_bytes()) as Box<dyn std::io::Read>,
+                Box::new(Trickle(text.as_bytes())),
+            ] {
+                let e = crate::io::json_path::json_error_in(reader, &err);
+                assert_eq!(e.field, field, "{text}: {e}");
+            }
+        }
+        let err = serde_json::from_str::<serde_json::Value>("[NaN]").unwrap_err();
+        assert!(
+            crate::io::json_path::json_error_in("[NaN]".as_bytes(), &err)
+                .problem
+                .contains("not JSON numbers")
+        );
+    }
+
     fn err(text: &str) -> InputError {
         parse_shot_file(text).unwrap_err()
     }
