@@ -61,10 +61,27 @@ STATES = ("board", "hole", "ditch")
 Source = Union[str, "os.PathLike[str]", Mapping[str, Any]]
 
 
+def _plain(x: Any) -> Any:
+    """A numpy value as the plain Python value JSON writes (``numpy.int64(3)`` is ``3``,
+    an array a list); anything else is refused as ``json`` refuses it."""
+    if isinstance(x, (np.generic, np.ndarray)):
+        return x.tolist()
+    raise TypeError(f"Object of type {type(x).__name__} is not JSON serializable")
+
+
+def _dumps(value: Any) -> str:
+    """``value`` (dicts, lists, numbers, strings; numpy scalars and arrays too) as JSON, or
+    :class:`CrokinoleError` naming what is not a JSON value."""
+    try:
+        return json.dumps(value, default=_plain, allow_nan=True)
+    except (TypeError, ValueError) as e:
+        raise CrokinoleError(f"field `file`: not a JSON value: {e}") from None
+
+
 def _text(source: Source) -> tuple[str, Optional[str]]:
     """The JSON text of a file given as a path or as a dict, and its name (for paths)."""
     if isinstance(source, Mapping):
-        return json.dumps(source), None
+        return _dumps(source), None
     if isinstance(source, (str, os.PathLike)):
         path = os.fspath(source)
         return _crokinole.read_text(path), path
@@ -88,7 +105,20 @@ def _array(x: Any, dtype: Any, ndim: int, name: str, shape: str) -> np.ndarray:
     """``x`` as a C-contiguous array of ``dtype`` with ``ndim`` dimensions, or
     :class:`CrokinoleError` naming the field."""
     try:
-        a = np.ascontiguousarray(x, dtype=dtype)
+        raw = np.asarray(x)
+    except (TypeError, ValueError) as e:
+        raise CrokinoleError(f"field `{name}`: not an array of numbers: {e}") from None
+    if np.issubdtype(np.dtype(dtype), np.integer) and raw.dtype.kind == "f":
+        # Whole numbers only: a cast would truncate 0.99 to 0 and -0.5 to 0 silently.
+        f = np.asarray(raw, dtype=np.float64)
+        bad = ~np.isfinite(f) | (f != np.round(f)) | (np.abs(f) >= 2.0**63)
+        if bad.any():
+            at = [int(i) for i in np.argwhere(bad)[0]]
+            where = f" (at {at})" if at else ""
+            got = float(f[tuple(at)])
+            raise CrokinoleError(f"field `{name}`: must hold whole numbers, got {got!r}{where}")
+    try:
+        a = np.ascontiguousarray(raw, dtype=dtype)
     except (TypeError, ValueError) as e:
         raise CrokinoleError(f"field `{name}`: not an array of numbers: {e}") from None
     if a.ndim != ndim:
@@ -173,7 +203,7 @@ class Engine:
             blocks["board"] = dict(board)
         if physics is not None:
             blocks["physics"] = dict(physics)
-        self._native = _crokinole.Engine(json.dumps(blocks))
+        self._native = _crokinole.Engine(_dumps(blocks))
 
     @classmethod
     def from_file(cls, source: Source) -> "Engine":

@@ -5,14 +5,17 @@
 //! `0..counts[k]`), the shooter's `pos[N, 2]`, `vel[N, 2]`, `spin[N]` and `team[N]`.
 //! Every shot is checked first (the messages name `shot k` and the field as the CLI does:
 //! `shots[k].discs[j].pos`), then the batch runs with the GIL released on rayon
-//! ([`crokinole::run_batch`]): the outcomes are bit-identical to `crokinole simulate` on
-//! the same shots, for every thread count.
+//! ([`crokinole::run_batch`]), a chunk of shots at a time written into the result arrays,
+//! so memory beyond the arrays stays bounded by a chunk: the outcomes are bit-identical to
+//! `crokinole simulate` on the same shots, for every thread count.
 
 use crate::errors::{input_error, on_pool};
-use crokinole::io::{outcomes_to_string, params_json, parse_shot_file};
+use crokinole::io::{
+    Layout, OutcomeItem, StreamWriteError, params_json, parse_shot_file, write_outcome_stream,
+};
 use crokinole::{Board, DiscState, InputError, Outcome, Physics, Placed, Shot, run_batch};
 use glam::DVec2;
-use numpy::ndarray::{Array1, Array2, Array3};
+use numpy::ndarray::{Array1, Array2, Array3, ArrayView1, ArrayView2, ArrayView3};
 use numpy::{
     IntoPyArray, PyArray1, PyArray2, PyArray3, PyReadonlyArray1, PyReadonlyArray2, PyReadonlyArray3,
 };
@@ -98,111 +101,245 @@ impl Engine {
         threads: Option<usize>,
         outcomes: bool,
     ) -> PyResult<BatchArrays<'py>> {
-        let shots = shots_of(&discs, &teams, &counts, &pos, &vel, &spin, &team)?;
-        let m = discs.as_array().shape()[1];
+        let arrays = Arrays::of(&discs, &teams, &counts, &pos, &vel, &spin, &team)?;
+        let (n, m) = (arrays.n, arrays.m);
+        let mut out = Filled {
+            fin: Array3::<f64>::from_elem((n, m + 1, 2), f64::NAN),
+            state: Array2::<i8>::from_elem((n, m + 1), -1),
+            events: Array1::<u64>::zeros(n),
+            steps: Array1::<u64>::zeros(n),
+            time: Array1::<f64>::zeros(n),
+            cut: Array1::<bool>::from_elem(n, false),
+        };
         let (board, physics) = (&self.board, &self.physics);
-        let results = py.detach(|| on_pool(threads, || run_batch(board, physics, &shots)))?;
-        let outs = results
-            .into_iter()
-            .collect::<Result<Vec<Outcome>, _>>()
+        let json = py
+            .detach(|| {
+                on_pool(threads, || {
+                    run_arrays(board, physics, &arrays, &mut out, outcomes)
+                })
+            })?
             .map_err(input_error)?;
-        let json = outcomes.then(|| outcomes_to_string(&outs));
-        let n = outs.len();
-        let mut fin = Array3::<f64>::from_elem((n, m + 1, 2), f64::NAN);
-        let mut state = Array2::<i8>::from_elem((n, m + 1), -1);
-        let mut events = Array1::<u64>::zeros(n);
-        let mut steps = Array1::<u64>::zeros(n);
-        let mut time = Array1::<f64>::zeros(n);
-        let mut cut = Array1::<bool>::from_elem(n, false);
-        for (k, o) in outs.iter().enumerate() {
-            for (j, d) in o.discs.iter().enumerate() {
-                fin[[k, j, 0]] = d.pos.x;
-                fin[[k, j, 1]] = d.pos.y;
-                state[[k, j]] = state_code(d.state);
-            }
-            events[k] = o.events.len() as u64;
-            steps[k] = o.steps;
-            time[k] = o.time;
-            cut[k] = o.cut_off;
-        }
         Ok((
-            fin.into_pyarray(py),
-            state.into_pyarray(py),
-            events.into_pyarray(py),
-            steps.into_pyarray(py),
-            time.into_pyarray(py),
-            cut.into_pyarray(py),
+            out.fin.into_pyarray(py),
+            out.state.into_pyarray(py),
+            out.events.into_pyarray(py),
+            out.steps.into_pyarray(py),
+            out.time.into_pyarray(py),
+            out.cut.into_pyarray(py),
             json,
         ))
     }
 }
 
-/// The shots of a batch given as arrays, shapes and teams checked.
-fn shots_of(
-    discs: &PyReadonlyArray3<'_, f64>,
-    teams: &PyReadonlyArray2<'_, i64>,
-    counts: &PyReadonlyArray1<'_, i64>,
-    pos: &PyReadonlyArray2<'_, f64>,
-    vel: &PyReadonlyArray2<'_, f64>,
-    spin: &PyReadonlyArray1<'_, f64>,
-    team_arr: &PyReadonlyArray1<'_, i64>,
-) -> PyResult<Vec<Shot>> {
-    let (discs, teams, counts) = (discs.as_array(), teams.as_array(), counts.as_array());
-    let (pos, vel, spin, team_arr) = (
-        pos.as_array(),
-        vel.as_array(),
-        spin.as_array(),
-        team_arr.as_array(),
-    );
-    let [n, m, two] = [discs.shape()[0], discs.shape()[1], discs.shape()[2]];
-    if two != 2 {
-        return Err(shape(
-            "discs",
-            format!("must have shape [N, M, 2], got {:?}", discs.shape()),
-        ));
+/// Shots a chunk of a batch holds: the batch is checked and then run this many shots at a
+/// time, each chunk's outcomes written into the result arrays (and the JSON) and dropped,
+/// so memory beyond the arrays is bounded by a chunk whatever `N`.
+const CHUNK: usize = crokinole::batch::DEFAULT_CHUNK;
+
+/// The result arrays of a batch, filled a chunk at a time.
+struct Filled {
+    fin: Array3<f64>,
+    state: Array2<i8>,
+    events: Array1<u64>,
+    steps: Array1<u64>,
+    time: Array1<f64>,
+    cut: Array1<bool>,
+}
+
+impl Filled {
+    /// Writes the outcome of shot `k`.
+    fn set(&mut self, k: usize, o: &Outcome) {
+        for (j, d) in o.discs.iter().enumerate() {
+            self.fin[[k, j, 0]] = d.pos.x;
+            self.fin[[k, j, 1]] = d.pos.y;
+            self.state[[k, j]] = state_code(d.state);
+        }
+        self.events[k] = o.events.len() as u64;
+        self.steps[k] = o.steps;
+        self.time[k] = o.time;
+        self.cut[k] = o.cut_off;
     }
-    for (name, got, want) in [
-        ("teams", teams.shape().to_vec(), vec![n, m]),
-        ("counts", counts.shape().to_vec(), vec![n]),
-        ("pos", pos.shape().to_vec(), vec![n, 2]),
-        ("vel", vel.shape().to_vec(), vec![n, 2]),
-        ("spin", spin.shape().to_vec(), vec![n]),
-        ("team", team_arr.shape().to_vec(), vec![n]),
-    ] {
-        if got != want {
+}
+
+/// Checks every shot of `arrays` (a chunk at a time, nothing run), then runs them a chunk
+/// at a time on the current rayon pool, filling `out`; returns the outcome file when
+/// `outcomes` is asked (written as the chunks come).
+fn run_arrays(
+    board: &Board,
+    physics: &Physics,
+    arrays: &Arrays<'_>,
+    out: &mut Filled,
+    outcomes: bool,
+) -> Result<Option<String>, InputError> {
+    use rayon::prelude::*;
+    let n = arrays.n;
+    let chunk_shots = |first: usize| -> Result<Vec<Shot>, InputError> {
+        (first..(first + CHUNK).min(n))
+            .map(|k| arrays.shot(k))
+            .collect()
+    };
+    for first in (0..n).step_by(CHUNK) {
+        let shots = chunk_shots(first)?;
+        let checked: Vec<Result<(), InputError>> = shots
+            .par_iter()
+            .enumerate()
+            .map(|(k, s)| {
+                s.world(board, physics)
+                    .map(drop)
+                    .map_err(|e| e.in_shot(first + k))
+            })
+            .collect();
+        checked.into_iter().collect::<Result<(), _>>()?;
+    }
+    let mut items = (0..n).step_by(CHUNK).flat_map(|first| {
+        let run = chunk_shots(first).map(|shots| run_batch(board, physics, &shots));
+        let run: Vec<Result<Outcome, InputError>> = match run {
+            Ok(results) => results
+                .into_iter()
+                .map(|r| r.map_err(|e| shift(e, first)))
+                .collect(),
+            Err(e) => vec![Err(e)],
+        };
+        run.into_iter()
+            .enumerate()
+            .map(move |(k, r)| (first + k, r))
+    });
+    let mut fill = |(k, r): (usize, Result<Outcome, InputError>)| {
+        r.map(|o| {
+            out.set(k, &o);
+            OutcomeItem {
+                outcome: o,
+                verdict: None,
+                trace: None,
+            }
+        })
+    };
+    if !outcomes {
+        for item in items.by_ref() {
+            fill(item)?;
+        }
+        return Ok(None);
+    }
+    let mut text = Vec::new();
+    match write_outcome_stream(&mut text, items.map(fill), Layout::Compact) {
+        Ok(()) => {}
+        Err(StreamWriteError::Items(e)) => return Err(e),
+        Err(StreamWriteError::Io(e)) => unreachable!("writing to memory cannot fail: {e}"),
+    }
+    Ok(Some(
+        String::from_utf8(text).expect("serde_json writes UTF-8"),
+    ))
+}
+
+/// `e`, an error of shot `j` of a chunk that starts at shot `first`, as shot `first + j`'s.
+fn shift(e: InputError, first: usize) -> InputError {
+    match e.shot {
+        Some(j) if first > 0 => {
+            let prefix = format!("shots[{j}]");
+            let field = e
+                .field
+                .strip_prefix(&prefix)
+                .unwrap_or(&e.field)
+                .to_string();
+            InputError {
+                shot: Some(first + j),
+                field: format!("shots[{}]{field}", first + j),
+                problem: e.problem,
+            }
+        }
+        _ => e,
+    }
+}
+
+/// A batch given as arrays, its shapes checked; [`Arrays::shot`] reads one shot.
+struct Arrays<'a> {
+    discs: ArrayView3<'a, f64>,
+    teams: ArrayView2<'a, i64>,
+    counts: ArrayView1<'a, i64>,
+    pos: ArrayView2<'a, f64>,
+    vel: ArrayView2<'a, f64>,
+    spin: ArrayView1<'a, f64>,
+    team: ArrayView1<'a, i64>,
+    /// Shots, and room for discs at rest in each.
+    n: usize,
+    m: usize,
+}
+
+impl<'a> Arrays<'a> {
+    /// The arrays of a batch, their shapes checked against `discs[N, M, 2]`.
+    fn of(
+        discs: &'a PyReadonlyArray3<'_, f64>,
+        teams: &'a PyReadonlyArray2<'_, i64>,
+        counts: &'a PyReadonlyArray1<'_, i64>,
+        pos: &'a PyReadonlyArray2<'_, f64>,
+        vel: &'a PyReadonlyArray2<'_, f64>,
+        spin: &'a PyReadonlyArray1<'_, f64>,
+        team_arr: &'a PyReadonlyArray1<'_, i64>,
+    ) -> PyResult<Arrays<'a>> {
+        let a = Arrays {
+            discs: discs.as_array(),
+            teams: teams.as_array(),
+            counts: counts.as_array(),
+            pos: pos.as_array(),
+            vel: vel.as_array(),
+            spin: spin.as_array(),
+            team: team_arr.as_array(),
+            n: 0,
+            m: 0,
+        };
+        let [n, m, two] = [a.discs.shape()[0], a.discs.shape()[1], a.discs.shape()[2]];
+        if two != 2 {
             return Err(shape(
-                name,
-                format!(
-                    "must have shape {want:?} to match discs {:?}, got {got:?}",
-                    discs.shape()
-                ),
+                "discs",
+                format!("must have shape [N, M, 2], got {:?}", a.discs.shape()),
             ));
         }
+        for (name, got, want) in [
+            ("teams", a.teams.shape().to_vec(), vec![n, m]),
+            ("counts", a.counts.shape().to_vec(), vec![n]),
+            ("pos", a.pos.shape().to_vec(), vec![n, 2]),
+            ("vel", a.vel.shape().to_vec(), vec![n, 2]),
+            ("spin", a.spin.shape().to_vec(), vec![n]),
+            ("team", a.team.shape().to_vec(), vec![n]),
+        ] {
+            if got != want {
+                return Err(shape(
+                    name,
+                    format!(
+                        "must have shape {want:?} to match discs {:?}, got {got:?}",
+                        a.discs.shape()
+                    ),
+                ));
+            }
+        }
+        Ok(Arrays { n, m, ..a })
     }
-    let mut shots = Vec::with_capacity(n);
-    for k in 0..n {
-        let c = counts[k];
-        if c < 0 || c as usize > m {
-            return Err(input_error(
-                InputError::new("counts", format!("must be between 0 and {m}, got {c}")).in_shot(k),
-            ));
+
+    /// Shot `k`, its count and teams checked.
+    fn shot(&self, k: usize) -> Result<Shot, InputError> {
+        let c = self.counts[k];
+        if c < 0 || c as usize > self.m {
+            return Err(InputError::new(
+                "counts",
+                format!("must be between 0 and {}, got {c}", self.m),
+            )
+            .in_shot(k));
         }
         let mut placed = Vec::with_capacity(c as usize);
         for j in 0..c as usize {
             placed.push(Placed {
-                team: team(|| format!("discs[{j}].team"), teams[[k, j]], k).map_err(input_error)?,
-                pos: DVec2::new(discs[[k, j, 0]], discs[[k, j, 1]]),
+                team: team(|| format!("discs[{j}].team"), self.teams[[k, j]], k)?,
+                pos: DVec2::new(self.discs[[k, j, 0]], self.discs[[k, j, 1]]),
             });
         }
-        shots.push(Shot {
+        Ok(Shot {
             discs: placed,
             shooter: crokinole::Flick {
-                team: team(|| "shooter.team".to_string(), team_arr[k], k).map_err(input_error)?,
-                pos: DVec2::new(pos[[k, 0]], pos[[k, 1]]),
-                vel: DVec2::new(vel[[k, 0]], vel[[k, 1]]),
-                spin: spin[k],
+                team: team(|| "shooter.team".to_string(), self.team[k], k)?,
+                pos: DVec2::new(self.pos[[k, 0]], self.pos[[k, 1]]),
+                vel: DVec2::new(self.vel[[k, 0]], self.vel[[k, 1]]),
+                spin: self.spin[k],
             },
-        });
+        })
     }
-    Ok(shots)
 }

@@ -137,7 +137,20 @@ impl Strategy for PyStrategy {
         let result = Python::attach(|py| {
             let view = PyStrategy::turn_dict(py, turn)?;
             let answer = self.callable.bind(py).call1((view,))?;
-            PyStrategy::decision(&answer)
+            let decision = PyStrategy::decision(&answer)?;
+            // The numbers and the placement, checked here so that the error names the
+            // field and the reason (a NaN speed, an offset outside the quadrant), not
+            // only that the flick is illegal.
+            decision
+                .flick
+                .check(turn.board(), turn.seat())
+                .map_err(|e| {
+                    error(format!(
+                        "the strategy `{}` chose an illegal flick: {e}",
+                        self.name
+                    ))
+                })?;
+            Ok(decision)
         });
         result.map_err(|e| {
             if let Ok(mut slot) = self.error.lock() {

@@ -139,3 +139,42 @@ def test_per_shot_values_broadcast_or_are_refused():
     assert np.array_equal(a.pos, b.pos, equal_nan=True)
     with pytest.raises(ck.CrokinoleError, match=r"^field `spin`: must have shape \[2\]"):
         engine.simulate(*args, spin=[0.0, 0.0, 0.0])
+
+
+def test_fractional_counts_and_teams_are_refused_not_truncated():
+    # Issue #23, item 11: 0.99 became 0 and -0.5 became 0 without a word.
+    engine = ck.Engine()
+    discs = np.array([[[0.1, 0.1]]])
+    pos, vel = np.array([[0.0, -0.3048]]), np.array([[0.0, 0.85]])
+    with pytest.raises(ck.CrokinoleError, match=r"field `counts`: must hold whole numbers, got 0\.99"):
+        engine.simulate(discs, [[0]], [0.99], pos, vel)
+    for bad in (0.9, -0.5):
+        with pytest.raises(ck.CrokinoleError, match="field `teams`: must hold whole numbers"):
+            engine.simulate(discs, [[bad]], [1], pos, vel)
+        with pytest.raises(ck.CrokinoleError, match="field `team`: must hold whole numbers"):
+            engine.simulate(discs, [[0]], [1], pos, vel, team=bad)
+    # Whole numbers written as floats are whole numbers.
+    a = engine.simulate(discs, [[1.0]], [1.0], pos, vel, team=0.0)
+    b = engine.simulate(discs, [[1]], [1], pos, vel, team=0)
+    assert a.steps.tolist() == b.steps.tolist()
+
+
+def test_numpy_scalars_in_a_study_dict_are_numbers():
+    # Issue #23, item 11: numpy.int64 in a dict raised TypeError from json.
+    study = json.loads((FIXTURES / "montecarlo" / "takeout.json").read_text())
+    plain = ck.study(study, samples=20, seed=1).summary
+    study["seat"] = np.int64(study["seat"])
+    study["flick"]["speed"] = np.float64(study["flick"]["speed"])
+    study["discs"][0]["pos"] = np.array(study["discs"][0]["pos"])
+    assert ck.study(study, samples=20, seed=1).summary == plain
+    study["seat"] = object()
+    with pytest.raises(ck.CrokinoleError, match="not a JSON value"):
+        ck.study(study, samples=20, seed=1)
+
+
+def test_a_strategys_nan_flick_names_the_field_and_the_reason():
+    # Issue #23, item 11: "chose an illegal flick" alone did not say what was wrong.
+    with pytest.raises(ck.CrokinoleError, match=r"chose an illegal flick: field `flick.speed`: must be a finite number, got NaN"):
+        ck.play([lambda t: (0.0, 0.0, float("nan"), 0.0), "random"])
+    with pytest.raises(ck.CrokinoleError, match=r"illegal flick: field `flick.offset`"):
+        ck.play([lambda t: {"offset": 0.3, "speed": 1.0}, "random"])

@@ -4,10 +4,9 @@
 use super::args::{LayoutArg, Output};
 use super::failure::{Failure, of_kind};
 use super::montecarlo::Summarised;
-use super::output::{read_input, write_output};
+use super::output::{read_input_of, write_output};
 use crokinole::InputError;
-use crokinole::io::{FileKind, parse_state};
-use crokinole::montecarlo::Tally;
+use crokinole::io::{FileKind, parse_state_study};
 use std::path::PathBuf;
 
 /// The flags of `crokinole merge`.
@@ -21,14 +20,23 @@ pub struct Args {
     /// --positions`).
     #[arg(long)]
     positions: bool,
+    /// Re-simulate K samples of each shard, chosen at random, and refuse a shard whose
+    /// state does not hold what they give (0: no check; the checksum alone only guards
+    /// against accidents). docs/montecarlo.md.
+    #[arg(long, value_name = "K", default_value_t = crokinole::jobs::merge::DEFAULT_VERIFY)]
+    verify: u64,
+    /// Seed of the samples --verify picks (default: a new one each run, from the clock).
+    #[arg(long, value_name = "SEED")]
+    verify_seed: Option<u64>,
     #[command(flatten)]
     layout: LayoutArg,
     #[command(flatten)]
     output: Output,
 }
 
-/// `crokinole merge`: read every shard state, check that they belong together and cover
-/// the study exactly once, and print the summary one run would have printed.
+/// `crokinole merge`: read every shard state, verify each by re-simulating `--verify`
+/// random samples of it, check that they belong together and cover the study exactly
+/// once, and print the summary one run would have printed.
 pub fn run(a: Args) -> Result<(), Failure> {
     let (shards, output) = (&a.shards, a.output.path());
     let summarised = Summarised {
@@ -37,17 +45,29 @@ pub fn run(a: Args) -> Result<(), Failure> {
     };
     let mut parts = Vec::with_capacity(shards.len());
     for path in shards {
-        let text = read_input(path)?;
-        let tally: Tally = parse_state(&text).map_err(|e| {
+        let text = read_input_of(path, FileKind::State).map_err(|f| match f {
+            Failure::Input(e) => Failure::Input(InputError::new(
+                e.field,
+                format!("{} (shard `{}`)", e.problem, path.display()),
+            )),
+            f => f,
+        })?;
+        let (tally, study) = parse_state_study(&text).map_err(|e| {
             let e = of_kind(e, &text, FileKind::State);
             Failure::Input(InputError::new(
                 e.field,
                 format!("{} (shard `{}`)", e.problem, path.display()),
             ))
         })?;
-        parts.push((path.display().to_string(), tally));
+        parts.push((path.display().to_string(), tally, study));
     }
-    let whole = Tally::merge(parts).map_err(Failure::Input)?;
+    let seed = a.verify_seed.unwrap_or_else(|| {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default();
+        now.as_nanos() as u64 ^ u64::from(std::process::id()).rotate_left(32)
+    });
+    let whole = crokinole::jobs::merge::merge(parts, a.verify, seed).map_err(Failure::Input)?;
     let text = summarised.text(whole.summary().map_err(Failure::Input)?);
     write_output(output, |w| w.write_all(text.as_bytes()))
 }

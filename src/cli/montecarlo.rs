@@ -5,7 +5,7 @@
 
 use super::args::{LayoutArg, Output, Threads, count_parser};
 use super::failure::Failure;
-use super::output::{laid_out, read_input, write_output};
+use super::output::{laid_out, read_input_of, write_output};
 use super::progress::{Progress, count_of, human_duration};
 use super::signals::StopSignals;
 use crokinole::InputError;
@@ -77,7 +77,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
         positions: a.positions,
         layout: a.layout.layout(),
     };
-    let text = read_input(file)?;
+    let text = read_input_of(file, crokinole::io::FileKind::Study)?;
     let study = jobs::study::read(&text).map_err(Failure::Input)?;
     let plan = plan.map_err(Failure::Input)?;
     let pool = threads.pool()?;
@@ -137,7 +137,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
         )
     });
     let text = if sharded {
-        laid_out(state_json(&tally), summarised.layout)
+        laid_out(state_json(&tally, study.spec()), summarised.layout)
     } else {
         summarised.text(tally.summary().map_err(Failure::Input)?)
     };

@@ -1,10 +1,12 @@
 //! Reading the input and writing the output, the same for every command: [`read_input`]
-//! (a file or standard input, as UTF-8), [`write_output`] (standard output, or a file
+//! (a file or standard input, as UTF-8; [`read_input_of`] refuses a large file of another
+//! kind from its start), [`write_output`] (standard output, or a file
 //! written whole or not at all); and `laid_out` (the JSON in the layout `--compact` asks
 //! for), the library's `crokinole::io::laid_out`.
 
 use super::failure::Failure;
 use crokinole::InputError;
+use crokinole::io::FileKind;
 pub use crokinole::io::laid_out;
 use std::io::{BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
@@ -27,6 +29,38 @@ pub fn read_input(file: &Path) -> Result<String, Failure> {
             ),
         ))
     })
+}
+
+/// Bytes of a file's start [`read_input_of`] looks at before reading it whole.
+const SNIFF_BYTES: u64 = 1 << 16;
+
+/// [`read_input`] for a command that reads files of kind `expected`: a file larger than
+/// its first 64 KiB whose start already shows it is another kind of file
+/// ([`FileKind::sniff_start`]) is refused at once, without reading the rest, so a huge file
+/// given to the wrong command costs neither the time nor the memory of reading it. A
+/// smaller file is read and refused by the command's reader as before (its message then
+/// also names the kind).
+pub fn read_input_of(file: &Path, expected: FileKind) -> Result<String, Failure> {
+    if file != Path::new("-")
+        && let Ok(f) = std::fs::File::open(file)
+    {
+        let mut start = Vec::new();
+        if f.take(SNIFF_BYTES + 1).read_to_end(&mut start).is_ok()
+            && start.len() as u64 > SNIFF_BYTES
+            && let Some(kind) = FileKind::sniff_start(&start)
+            && kind != expected
+        {
+            return Err(Failure::Input(InputError::new(
+                "file",
+                format!(
+                    "not {}: this file looks like {}",
+                    expected.describe(),
+                    kind.describe()
+                ),
+            )));
+        }
+    }
+    read_input(file)
 }
 
 /// Runs `write` on a buffered `output` file, or standard output if `None`, and flushes. A

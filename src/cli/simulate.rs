@@ -5,9 +5,13 @@
 use super::args::{LayoutArg, Output, Threads, ruleset_parser};
 use super::failure::Failure;
 use super::output::{read_input, write_output};
-use crokinole::jobs::simulate::{ShotFile, SimulateOptions, simulate};
+use crokinole::jobs::simulate::{
+    HELD_BYTES, ShotSource, SimulateOptions, StreamFailure, StreamOutput, Text, check_stream,
+    simulate_stream,
+};
 use crokinole::rules::Ruleset;
-use std::path::PathBuf;
+use std::io::Read;
+use std::path::{Path, PathBuf};
 
 /// The flags of `crokinole simulate`.
 #[derive(clap::Args)]
@@ -41,27 +45,66 @@ pub struct Args {
     layout: LayoutArg,
 }
 
-/// `crokinole simulate`: the job [`simulate`] on the file's text, on `threads` workers,
-/// its outcome file written as JSON in the asked layout or as CSV. Every shot is checked
-/// (with `--rules`, also its seat and placement) before any runs, and nothing is written
-/// unless all are valid.
+/// `crokinole simulate`: the job `crokinole::jobs::simulate` streamed
+/// ([`check_stream`], then [`simulate_stream`]) on `threads` workers, its outcome file
+/// written as JSON in the asked layout or as CSV. The file is read a shot at a time, twice:
+/// every shot is checked (with `--rules`, also its seat and placement) before any runs,
+/// and nothing is written unless all are valid; then the shots run a chunk at a time, each
+/// chunk's outcomes written before the next chunk is read, so memory is bounded by a chunk
+/// whatever the file's size. A file of up to 16 MiB, standard input or a pipe is held in
+/// memory (parsed faster; a pipe cannot be read twice).
 pub fn run(a: Args) -> Result<(), Failure> {
-    let text = read_input(&a.file)?;
-    let file = ShotFile::read(&text).map_err(Failure::Input)?;
+    let stdin_text;
+    let text_source;
+    let file_source;
+    // A regular file larger than `HELD_BYTES` (16 MiB) is read twice from disk; a smaller
+    // one, standard input, a pipe (`<(...)`) or anything else that cannot be read again is
+    // held in memory (and a file that cannot be opened is refused by `read_input`, with its
+    // words).
+    let regular = a.file != Path::new("-")
+        && std::fs::metadata(&a.file).is_ok_and(|m| m.is_file() && m.len() > HELD_BYTES)
+        && std::fs::File::open(&a.file).is_ok();
+    let source: &dyn ShotSource = if regular {
+        file_source = FileSource(a.file.clone());
+        &file_source
+    } else {
+        stdin_text = read_input(&a.file)?;
+        text_source = Text(&stdin_text);
+        &text_source
+    };
     let options = SimulateOptions {
         rules: a.rules.then_some(a.ruleset),
         trace: a.trace,
     };
-    let simulated = a
-        .threads
-        .pool()?
-        .install(|| simulate(&file, options))
-        .map_err(Failure::Input)?;
-    if a.csv {
-        let text = simulated.csv();
-        return write_output(a.output.path(), |w| w.write_all(text.as_bytes()));
+    let checked = check_stream(source, options.rules).map_err(Failure::Input)?;
+    let pool = a.threads.pool()?;
+    let output = if a.csv {
+        StreamOutput::Csv
+    } else {
+        StreamOutput::Json(a.layout.layout())
+    };
+    let mut failed = None;
+    let written = write_output(a.output.path(), |w| {
+        simulate_stream(source, &checked, options, output, Some(&pool), w).map_err(|e| match e {
+            StreamFailure::Io(e) => e,
+            StreamFailure::Input(e) => {
+                let io = std::io::Error::other(e.to_string());
+                failed = Some(e);
+                io
+            }
+        })
+    });
+    match failed {
+        Some(e) => Err(Failure::Input(e)),
+        None => written,
     }
-    write_output(a.output.path(), |w| {
-        simulated.write_to(w, a.layout.layout())
-    })
+}
+
+/// A regular file on disk, opened again for each reading.
+struct FileSource(PathBuf);
+
+impl ShotSource for FileSource {
+    fn open(&self) -> std::io::Result<Box<dyn Read + Send + '_>> {
+        Ok(Box::new(std::fs::File::open(&self.0)?))
+    }
 }

@@ -3,7 +3,7 @@
 
 use super::args::{LayoutArg, Output, Threads, budget_parser, named};
 use super::failure::Failure;
-use super::output::{read_input, write_output};
+use super::output::{read_input_of, write_output};
 use super::progress::{Progress, count_of, human_duration};
 use crokinole::jobs;
 use crokinole::plan::Objective;
@@ -53,7 +53,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
         top: a.top as usize,
         grid: true,
     };
-    let text = read_input(file)?;
+    let text = read_input_of(file, crokinole::io::FileKind::Suggest)?;
     let request = jobs::plan::read(&text).map_err(Failure::Input)?;
     note_blocked_offsets(&request);
     let pool = threads.pool()?;

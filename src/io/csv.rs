@@ -47,17 +47,34 @@ pub fn sample_csv_row(s: &Sample) -> String {
 /// `shot,disc,team,x,y,state,time,steps,cut_off`, and with `verdicts` (`--rules`) a last
 /// column `after_rules` (`board`, `hole`, `ditch` or `removed`, as in the JSON).
 pub fn outcomes_csv(outcomes: &[Outcome], verdicts: Option<&[ShotVerdict]>) -> String {
-    let mut out = String::from("shot,disc,team,x,y,state,time,steps,cut_off");
-    out.push_str(if verdicts.is_some() {
-        ",after_rules\n"
+    let mut out = String::from(outcomes_csv_header(verdicts.is_some()));
+    outcomes_csv_rows(&mut out, 0, outcomes, verdicts);
+    out
+}
+
+/// The header line of [`outcomes_csv`] (with `after_rules` if `rules`), newline included.
+pub fn outcomes_csv_header(rules: bool) -> &'static str {
+    if rules {
+        "shot,disc,team,x,y,state,time,steps,cut_off,after_rules\n"
     } else {
-        "\n"
-    });
+        "shot,disc,team,x,y,state,time,steps,cut_off\n"
+    }
+}
+
+/// Appends to `out` the rows of [`outcomes_csv`] for `outcomes`, the first being shot
+/// `first` of the file: a streamed CSV is the header and the rows of each chunk in turn.
+pub fn outcomes_csv_rows(
+    out: &mut String,
+    first: usize,
+    outcomes: &[Outcome],
+    verdicts: Option<&[ShotVerdict]>,
+) {
     for (k, o) in outcomes.iter().enumerate() {
         for (id, d) in o.discs.iter().enumerate() {
             let _ = write!(
                 out,
-                "{k},{id},{},{:?},{:?},{},{:?},{},{}",
+                "{},{id},{},{:?},{:?},{},{:?},{},{}",
+                first + k,
                 d.team,
                 d.pos.x,
                 d.pos.y,
@@ -72,7 +89,6 @@ pub fn outcomes_csv(outcomes: &[Outcome], verdicts: Option<&[ShotVerdict]>) -> S
             out.push('\n');
         }
     }
-    out
 }
 
 #[cfg(test)]

@@ -206,6 +206,36 @@ fn serialize<W: Write, T: Serialize + ?Sized, F: Formatter>(
     })
 }
 
+/// [`write_laid_out`] for a value whose serialisation can fail on its own (one that
+/// computes what it writes as it goes, like a streamed outcome file): its error is
+/// returned as `serde_json` made it, beside the writer's.
+pub(crate) fn try_write_laid_out<W: Write, T: Serialize + ?Sized>(
+    mut w: W,
+    value: &T,
+    layout: Layout,
+    style: Style,
+) -> Result<(), serde_json::Error> {
+    match layout {
+        Layout::Readable => {
+            value.serialize(&mut serde_json::Serializer::with_formatter(
+                &mut w,
+                Laid::new(style),
+            ))?;
+            if style.newline {
+                w.write_all(b"\n").map_err(serde_json::Error::io)?;
+            }
+        }
+        Layout::Compact => {
+            value.serialize(&mut serde_json::Serializer::with_formatter(
+                &mut w,
+                CompactFormatter,
+            ))?;
+            w.write_all(b"\n").map_err(serde_json::Error::io)?;
+        }
+    }
+    Ok(())
+}
+
 /// One open container of [`Laid`].
 #[derive(Clone, Copy)]
 struct Open {

@@ -28,73 +28,124 @@ fn offset_of(text: &str, line: usize, column: usize) -> usize {
     (start + column).min(text.len())
 }
 
+/// A scanner of JSON text that keeps the path of the value being read (the open
+/// containers, each object's current key and each array's index), fed the text in pieces
+/// of any size: the same path whether the text is whole in memory or read from a file a
+/// block at a time.
+#[derive(Default)]
+pub(crate) struct PathScan {
+    stack: Vec<Frame>,
+    /// Inside a string, and the byte after a backslash in it.
+    in_string: bool,
+    escaped: bool,
+    /// The bytes of the key being read, if the string is an awaited key.
+    key: Option<Vec<u8>>,
+    /// Bytes scanned, and whether any was not whitespace.
+    pub(crate) consumed: u64,
+    pub(crate) any: bool,
+}
+
+impl PathScan {
+    /// Scans `bytes`, the next piece of the text.
+    pub(crate) fn feed(&mut self, bytes: &[u8]) {
+        self.consumed += bytes.len() as u64;
+        for &b in bytes {
+            if self.in_string {
+                if self.escaped {
+                    self.escaped = false;
+                } else if b == b'\\' {
+                    self.escaped = true;
+                } else if b == b'"' {
+                    self.in_string = false;
+                    if let Some(key) = self.key.take()
+                        && let Some(Frame::Object { key: k, .. }) = self.stack.last_mut()
+                    {
+                        *k = Some(String::from_utf8_lossy(&key).into_owned());
+                    }
+                    continue;
+                }
+                if let Some(key) = &mut self.key {
+                    key.push(b);
+                }
+                continue;
+            }
+            if !b.is_ascii_whitespace() {
+                self.any = true;
+            }
+            match b {
+                b'"' => {
+                    self.in_string = true;
+                    // A key if the innermost object waits for one.
+                    if let Some(Frame::Object {
+                        expect_key: true, ..
+                    }) = self.stack.last()
+                    {
+                        self.key = Some(Vec::new());
+                    }
+                }
+                b'{' => self.stack.push(Frame::Object {
+                    key: None,
+                    expect_key: true,
+                }),
+                b'[' => self.stack.push(Frame::Array { index: 0 }),
+                b'}' | b']' => {
+                    self.stack.pop();
+                }
+                b':' => {
+                    if let Some(Frame::Object { expect_key, .. }) = self.stack.last_mut() {
+                        *expect_key = false;
+                    }
+                }
+                b',' => match self.stack.last_mut() {
+                    Some(Frame::Object { key, expect_key }) => {
+                        *key = None;
+                        *expect_key = true;
+                    }
+                    Some(Frame::Array { index }) => *index += 1,
+                    None => {}
+                },
+                _ => {}
+            }
+        }
+    }
+
+    /// The path so far, in shot-file notation (`board.pegs[2]`); empty at the top level.
+    /// A key still being read when the text stops counts as read.
+    pub(crate) fn path(&self) -> String {
+        let mut path = String::new();
+        let last = self.stack.len().saturating_sub(1);
+        for (depth, frame) in self.stack.iter().enumerate() {
+            match frame {
+                Frame::Object { key, .. } => {
+                    let partial = self.key.as_ref().filter(|_| depth == last);
+                    let key = match (partial, key) {
+                        (Some(k), _) => Some(String::from_utf8_lossy(k).into_owned()),
+                        (None, k) => k.clone(),
+                    };
+                    if let Some(k) = key {
+                        if !path.is_empty() {
+                            path.push('.');
+                        }
+                        path.push_str(&k);
+                    }
+                }
+                Frame::Array { index } => {
+                    path.push('[');
+                    path.push_str(&index.to_string());
+                    path.push(']');
+                }
+            }
+        }
+        path
+    }
+}
+
 /// Path of the JSON value being read once the first `end` bytes of `text` are consumed,
 /// in shot-file notation (`board.pegs[2]`); empty at the top level.
 pub(crate) fn path_at(text: &str, end: usize) -> String {
-    let bytes = &text.as_bytes()[..end.min(text.len())];
-    let mut stack: Vec<Frame> = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'"' => {
-                // A string: a key if the innermost object waits for one.
-                let start = i + 1;
-                i += 1;
-                while i < bytes.len() && bytes[i] != b'"' {
-                    i += if bytes[i] == b'\\' { 2 } else { 1 };
-                }
-                if let Some(Frame::Object {
-                    key,
-                    expect_key: true,
-                }) = stack.last_mut()
-                {
-                    let stop = i.min(bytes.len());
-                    *key = Some(String::from_utf8_lossy(&bytes[start..stop]).into_owned());
-                }
-            }
-            b'{' => stack.push(Frame::Object {
-                key: None,
-                expect_key: true,
-            }),
-            b'[' => stack.push(Frame::Array { index: 0 }),
-            b'}' | b']' => {
-                stack.pop();
-            }
-            b':' => {
-                if let Some(Frame::Object { expect_key, .. }) = stack.last_mut() {
-                    *expect_key = false;
-                }
-            }
-            b',' => match stack.last_mut() {
-                Some(Frame::Object { key, expect_key }) => {
-                    *key = None;
-                    *expect_key = true;
-                }
-                Some(Frame::Array { index }) => *index += 1,
-                None => {}
-            },
-            _ => {}
-        }
-        i += 1;
-    }
-    let mut path = String::new();
-    for frame in &stack {
-        match frame {
-            Frame::Object { key: Some(k), .. } => {
-                if !path.is_empty() {
-                    path.push('.');
-                }
-                path.push_str(k);
-            }
-            Frame::Object { key: None, .. } => {}
-            Frame::Array { index } => {
-                path.push('[');
-                path.push_str(&index.to_string());
-                path.push(']');
-            }
-        }
-    }
-    path
+    let mut scan = PathScan::default();
+    scan.feed(&text.as_bytes()[..end.min(text.len())]);
+    scan.path()
 }
 
 /// The path at which the parser stopped with `err`, read from the text (for errors whose
@@ -109,20 +160,30 @@ pub(crate) fn path_at_error(text: &str, err: &serde_json::Error) -> String {
 /// The parser's message for `err` (with its line and column), plus a hint when it stopped
 /// on `NaN` or `Infinity`, which some producers write but JSON does not have.
 pub(crate) fn problem_of(text: &str, err: &serde_json::Error) -> String {
-    let mut problem = err.to_string();
-    if err.line() > 0 {
+    let word = if err.line() > 0 {
         let offset = offset_of(text, err.line(), err.column());
-        // The parser stops on the first letter of a word it cannot read.
-        let word = text
+        text.as_bytes()
             .get(offset.saturating_sub(1)..)
-            .unwrap_or("")
-            .trim_start_matches(['-', '+']);
-        if ["NaN", "Infinity", "inf", "nan"]
+            .unwrap_or(&[])
+    } else {
+        &[]
+    };
+    problem_with_hint(err, word)
+}
+
+/// The parser's message for `err`, plus the NaN hint if `word` (the text from the byte
+/// before where the parser stopped) begins with such a word.
+fn problem_with_hint(err: &serde_json::Error, word: &[u8]) -> String {
+    let mut problem = err.to_string();
+    // The parser stops on the first letter of a word it cannot read.
+    let start = word.iter().take_while(|&&b| b == b'-' || b == b'+').count();
+    let word = &word[start..];
+    if err.line() > 0
+        && ["NaN", "Infinity", "inf", "nan"]
             .iter()
-            .any(|w| word.starts_with(w))
-        {
-            problem.push_str(" (NaN and Infinity are not JSON numbers)");
-        }
+            .any(|w| word.starts_with(w.as_bytes()))
+    {
+        problem.push_str(" (NaN and Infinity are not JSON numbers)");
     }
     problem
 }
@@ -139,6 +200,76 @@ pub(crate) fn json_error(text: &str, err: &serde_json::Error) -> InputError {
     if err.line() > 0 {
         path = path_at(text, offset_of(text, err.line(), err.column()));
     }
+    error_at(path, problem)
+}
+
+/// [`json_error`] for a text too large to hold, read again from `reader` (the same bytes
+/// the parser read): the path and the hint come from scanning it a block at a time up to
+/// the error's line and column, never holding more than a block.
+pub(crate) fn json_error_in<R: std::io::Read>(
+    mut reader: R,
+    err: &serde_json::Error,
+) -> InputError {
+    let mut scan = PathScan::default();
+    // The byte before the stop and the few after it, for the hint.
+    let mut word: Vec<u8> = Vec::new();
+    let (mut line, mut column) = (1usize, 0usize);
+    let mut reached = err.line() == 0;
+    let mut block = vec![0u8; 1 << 16];
+    let mut last = None;
+    loop {
+        let n = match reader.read(&mut block) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => n,
+        };
+        let bytes = &block[..n];
+        let mut cut = n;
+        if !reached {
+            for (i, &b) in bytes.iter().enumerate() {
+                if line == err.line() && column == err.column() {
+                    cut = i;
+                    reached = true;
+                    break;
+                }
+                if b == b'\n' {
+                    line += 1;
+                    column = 0;
+                } else {
+                    column += 1;
+                }
+            }
+            scan.feed(&bytes[..cut]);
+            if cut > 0 {
+                last = Some(bytes[cut - 1]);
+            }
+        }
+        if reached {
+            if word.is_empty()
+                && let Some(b) = last
+            {
+                word.push(b);
+            }
+            word.extend(bytes[cut..].iter().take(16 - word.len().min(16)));
+            if word.len() >= 16 {
+                break;
+            }
+        }
+    }
+    if err.is_eof() && !scan.any {
+        return InputError::new("file", "the input is empty: expected a JSON object");
+    }
+    let problem = problem_with_hint(err, &word);
+    let path = if err.line() > 0 {
+        scan.path()
+    } else {
+        String::new()
+    };
+    error_at(path, problem)
+}
+
+/// The error `problem` at `path`: the field `file` at the top level, attributed to its
+/// shot when the path lies in `shots[k]`.
+fn error_at(path: String, problem: String) -> InputError {
     if path.is_empty() {
         return InputError::new("file", problem);
     }

@@ -22,22 +22,29 @@ mod suggest_file;
 mod trace_json;
 mod tracks;
 
-pub use csv::{SAMPLE_CSV_HEADER, outcomes_csv, sample_csv_row};
+pub use csv::{
+    SAMPLE_CSV_HEADER, outcomes_csv, outcomes_csv_header, outcomes_csv_rows, sample_csv_row,
+};
 pub use file_kind::FileKind;
 pub use format::{Layout, compact_json, laid_out};
 pub use outcome_file::{
-    OutcomeFile, flick_answer_json, outcome_file_text, outcomes_to_string, serialize_outcome,
-    state_name, write_outcome_file, write_outcomes,
+    OutcomeFile, OutcomeItem, StreamWriteError, flick_answer_json, outcome_file_text,
+    outcomes_to_string, serialize_outcome, state_name, write_outcome_file, write_outcome_stream,
+    write_outcomes,
 };
 pub use play_file::{
     game_log_json, games_summary_json, parse_game_log, parse_noise_json, replay_json,
 };
-pub use shot_file::{params_json, parse_shot_file, shot_file_json};
+pub use shot_file::{
+    EachShot, StreamStop, StreamedBlocks, params_json, parse_shot_file, read_shot_stream,
+    read_shot_text, shot_file_json,
+};
 pub use sizes::{Sizes, sizes};
 pub use skills::{OPEN20_DEFINITION, skills_json};
 pub use study_file::{
     STATE_FORMAT, STATE_VERSION, canonical_json, engine_version, fnv1a, input_hash, parse_state,
-    parse_study_file, parse_summary, sample_line, state_json, study_summary_json,
+    parse_state_study, parse_study_file, parse_summary, sample_line, state_json, study_file_json,
+    study_summary_json,
 };
 pub use suggest_file::{parse_plan, parse_suggest_file, plan_json};
 pub use tracks::{fit_report_json, fit_report_text, parse_tracks_file};

@@ -226,6 +226,91 @@ pub fn write_outcome_file<W: Write>(
     write_laid_out(w, file, layout, Style::OUTCOMES)
 }
 
+/// One outcome of a streamed outcome file ([`write_outcome_stream`]) with, as asked, its
+/// verdict (`--rules`) and its trace (`--trace`, whose `outcome` is `outcome`).
+#[derive(Clone, Debug)]
+pub struct OutcomeItem {
+    /// The outcome.
+    pub outcome: Outcome,
+    /// Its verdict by the rules.
+    pub verdict: Option<ShotVerdict>,
+    /// Its trace.
+    pub trace: Option<Trace>,
+}
+
+/// Why [`write_outcome_stream`] stopped.
+#[derive(Debug)]
+pub enum StreamWriteError<E> {
+    /// The items' own error (a shot that failed, say): nothing after it was written.
+    Items(E),
+    /// The writer's.
+    Io(std::io::Error),
+}
+
+/// Writes the outcome file of the outcomes `items` yields, in order, to `w` in `layout`,
+/// each as it comes and then dropped: the bytes [`write_outcome_file`] writes for the same
+/// outcomes, verdicts and traces (tested), holding one item at a time. An error from
+/// `items` ends the writing (the text written so far is then unfinished) and is returned.
+/// Wrap `w` in a `BufWriter`.
+pub fn write_outcome_stream<W: Write, E>(
+    w: W,
+    items: impl Iterator<Item = Result<OutcomeItem, E>>,
+    layout: Layout,
+) -> Result<(), StreamWriteError<E>> {
+    let file = StreamedFile {
+        items: std::cell::RefCell::new(Some(items)),
+        error: std::cell::RefCell::new(None),
+    };
+    let written = super::format::try_write_laid_out(w, &file, layout, Style::OUTCOMES);
+    if let Some(e) = file.error.into_inner() {
+        return Err(StreamWriteError::Items(e));
+    }
+    written.map_err(|e| {
+        assert!(e.is_io(), "plain data always serializes: {e}");
+        StreamWriteError::Io(e.into())
+    })
+}
+
+/// The outcome file of [`write_outcome_stream`]: `{"outcomes": [...]}` with the items
+/// pulled as the array is written.
+struct StreamedFile<I, E> {
+    items: std::cell::RefCell<Option<I>>,
+    error: std::cell::RefCell<Option<E>>,
+}
+
+impl<I: Iterator<Item = Result<OutcomeItem, E>>, E> Serialize for StreamedFile<I, E> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_struct("OutcomeFile", 1)?;
+        m.serialize_field("outcomes", &StreamedOutcomes(self))?;
+        m.end()
+    }
+}
+
+/// The `outcomes` array of a [`StreamedFile`].
+struct StreamedOutcomes<'a, I, E>(&'a StreamedFile<I, E>);
+
+impl<I: Iterator<Item = Result<OutcomeItem, E>>, E> Serialize for StreamedOutcomes<'_, I, E> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{Error, SerializeSeq};
+        let items = self.0.items.borrow_mut().take();
+        let mut seq = s.serialize_seq(None)?;
+        for item in items.into_iter().flatten() {
+            match item {
+                Ok(item) => seq.serialize_element(&OutcomeJson {
+                    outcome: &item.outcome,
+                    verdict: item.verdict.as_ref(),
+                    trace: item.trace.as_ref(),
+                })?,
+                Err(e) => {
+                    *self.0.error.borrow_mut() = Some(e);
+                    return Err(S::Error::custom("the outcomes stopped"));
+                }
+            }
+        }
+        seq.end()
+    }
+}
+
 /// `file` as text in `layout`: what `/api/simulate` answers and what the Python
 /// package's `simulate_file` returns ([`write_outcome_file`] into a string).
 pub fn outcome_file_text(file: &OutcomeFile<'_>, layout: Layout) -> String {

@@ -35,7 +35,7 @@ macro_rules! block {
     ($(#[$meta:meta])* $name:ident for $lib:ident { $($key:ident : $ty:ty),* $(,)? }
      special { $($skey:ident : $sty:ty => |$sv:ident| $to:expr, |$sl:ident| $from:expr);* $(;)? }
      removed { $($rkey:ident : $rty:ty),* $(,)? }) => {
-        #[derive(Default, Deserialize, Serialize)]
+        #[derive(Clone, Default, Deserialize, Serialize)]
         #[serde(deny_unknown_fields)]
         $(#[$meta])*
         struct $name {
@@ -117,6 +117,7 @@ block! {
 }
 
 /// `physics.hole_fall_depth`, a key of the old 20-hole model, refused with the reason.
+#[derive(Clone)]
 struct RemovedHoleFallDepth;
 
 impl<'de> Deserialize<'de> for RemovedHoleFallDepth {
@@ -243,6 +244,227 @@ pub fn parse_shot_file(text: &str) -> Result<(Board, Physics, Vec<ShotEntry>), I
     Ok((board, physics, entries))
 }
 
+/// What [`read_shot_stream`] found besides the shots.
+#[derive(Clone, Debug)]
+pub struct StreamedBlocks {
+    /// The board: the `board` block over [`Board::tournament`] (not yet checked).
+    pub board: Board,
+    /// The physics: the `physics` block over [`Physics::default`] (not yet checked).
+    pub physics: Physics,
+    /// Shots read.
+    pub shots: usize,
+    /// A `board` or `physics` block came after `shots`: the shots were handed over with
+    /// the board and physics known then (the defaults), not these.
+    pub blocks_after_shots: bool,
+}
+
+/// Why [`read_shot_stream`] stopped early.
+#[derive(Debug)]
+pub enum StreamStop {
+    /// The text is not a shot file: the parser's error, with its line and column
+    /// (`json_error_in` of a second reading names the field).
+    Json(serde_json::Error),
+    /// The caller's `each` asked to stop.
+    Stopped,
+}
+
+/// The callback of [`read_shot_stream`]: shot `k` converted (seat and players checked)
+/// with the board and physics known when it was read; `false` stops the reading.
+pub type EachShot<'a> =
+    dyn FnMut(usize, Result<ShotEntry, InputError>, &Board, &Physics) -> bool + 'a;
+
+/// Reads a shot file from `reader` one shot at a time, holding one shot, never the file:
+/// the same JSON checks as [`parse_shot_file`] (unknown keys, wrong types, `null`,
+/// overflowing numbers: the first error in the text ends the reading), each shot handed
+/// to `each` as soon as it is read. The board and physics are not checked here, nor the
+/// shots against them ([`Shot::world`]): the caller does that, in the order
+/// [`parse_shot_file`] does.
+pub fn read_shot_stream<R: std::io::Read>(
+    reader: R,
+    each: &mut EachShot<'_>,
+) -> Result<StreamedBlocks, StreamStop> {
+    let reader = std::io::BufReader::with_capacity(1 << 16, reader);
+    read_with(serde_json::Deserializer::from_reader(reader), each)
+}
+
+/// [`read_shot_stream`] over a text held in memory: the same shots, the same errors at the
+/// same positions as [`parse_shot_file`]'s, several times faster than through a reader.
+pub fn read_shot_text(text: &str, each: &mut EachShot<'_>) -> Result<StreamedBlocks, StreamStop> {
+    read_with(serde_json::Deserializer::from_str(text), each)
+}
+
+/// [`read_shot_stream`] on the deserializer `de`.
+fn read_with<'de, R: serde_json::de::Read<'de>>(
+    mut de: serde_json::Deserializer<R>,
+    each: &mut EachShot<'_>,
+) -> Result<StreamedBlocks, StreamStop> {
+    use serde::de::DeserializeSeed;
+    let mut stopped = false;
+    let seed = FileSeed {
+        each,
+        stopped: &mut stopped,
+    };
+    let read = seed.deserialize(&mut de).and_then(|blocks| {
+        de.end()?;
+        Ok(blocks)
+    });
+    match read {
+        Ok(blocks) => Ok(blocks),
+        Err(_) if stopped => Err(StreamStop::Stopped),
+        Err(e) => Err(StreamStop::Json(e)),
+    }
+}
+
+/// The top-level keys of a shot file, in the order of the derived reader's message.
+const FILE_KEYS: &[&str] = &["description", "board", "physics", "shots"];
+
+/// The whole file, read by [`read_shot_stream`].
+struct FileSeed<'a, 'b> {
+    each: &'a mut EachShot<'b>,
+    stopped: &'a mut bool,
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for FileSeed<'_, '_> {
+    type Value = StreamedBlocks;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<StreamedBlocks, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for FileSeed<'_, '_> {
+    type Value = StreamedBlocks;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a shot file object")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(
+        self,
+        mut map: A,
+    ) -> Result<StreamedBlocks, A::Error> {
+        use serde::de::Error;
+        let (mut board, mut physics) = (None::<BoardJson>, None::<PhysicsJson>);
+        let (mut description, mut shots) = (false, None::<usize>);
+        let mut blocks_after_shots = false;
+        while let Some(key) = map.next_key::<FileKey>()? {
+            match key {
+                FileKey::Description => {
+                    if std::mem::replace(&mut description, true) {
+                        return Err(A::Error::duplicate_field("description"));
+                    }
+                    map.next_value::<String>()?;
+                }
+                FileKey::Board => {
+                    if board.is_some() {
+                        return Err(A::Error::duplicate_field("board"));
+                    }
+                    board = Some(map.next_value::<Obj<BoardJson>>()?.0);
+                    blocks_after_shots |= shots.is_some();
+                }
+                FileKey::Physics => {
+                    if physics.is_some() {
+                        return Err(A::Error::duplicate_field("physics"));
+                    }
+                    physics = Some(map.next_value::<Obj<PhysicsJson>>()?.0);
+                    blocks_after_shots |= shots.is_some();
+                }
+                FileKey::Shots => {
+                    if shots.is_some() {
+                        return Err(A::Error::duplicate_field("shots"));
+                    }
+                    // Applied to copies: the blocks themselves are applied once, at the end.
+                    let b = board.clone().unwrap_or_default().apply(Board::tournament());
+                    let p = physics
+                        .clone()
+                        .unwrap_or_default()
+                        .apply(Physics::default());
+                    shots = Some(map.next_value_seed(ShotsSeed {
+                        each: &mut *self.each,
+                        stopped: &mut *self.stopped,
+                        board: &b,
+                        physics: &p,
+                    })?);
+                }
+            }
+        }
+        let shots = shots.ok_or_else(|| A::Error::missing_field("shots"))?;
+        Ok(StreamedBlocks {
+            board: board.unwrap_or_default().apply(Board::tournament()),
+            physics: physics.unwrap_or_default().apply(Physics::default()),
+            shots,
+            blocks_after_shots,
+        })
+    }
+}
+
+/// A top-level key of a shot file.
+enum FileKey {
+    Description,
+    Board,
+    Physics,
+    Shots,
+}
+
+impl<'de> Deserialize<'de> for FileKey {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<FileKey, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = FileKey;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("field identifier")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<FileKey, E> {
+                Ok(match v {
+                    "description" => FileKey::Description,
+                    "board" => FileKey::Board,
+                    "physics" => FileKey::Physics,
+                    "shots" => FileKey::Shots,
+                    _ => return Err(E::unknown_field(v, FILE_KEYS)),
+                })
+            }
+        }
+        d.deserialize_identifier(V)
+    }
+}
+
+/// The `shots` array, each shot handed over as it is read.
+struct ShotsSeed<'a, 'b> {
+    each: &'a mut EachShot<'b>,
+    stopped: &'a mut bool,
+    board: &'a Board,
+    physics: &'a Physics,
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for ShotsSeed<'_, '_> {
+    type Value = usize;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<usize, D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for ShotsSeed<'_, '_> {
+    type Value = usize;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a sequence")
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<usize, A::Error> {
+        let mut k = 0;
+        while let Some(Obj(shot)) = seq.next_element::<Obj<ShotJson>>()? {
+            let entry = shot.into_entry().map_err(|e| e.in_shot(k));
+            if !(self.each)(k, entry, self.board, self.physics) {
+                *self.stopped = true;
+                return Err(serde::de::Error::custom("stopped by the reader's caller"));
+            }
+            k += 1;
+        }
+        Ok(k)
+    }
+}
+
 /// The `board` and `physics` blocks with every key, pretty-printed in shot-file form
 /// (`{"board": {...}, "physics": {...}}`, one peg a line, no trailing newline). Adding `"shots": [...]`
 /// makes it a shot file that reproduces `board` and `physics` exactly.
@@ -357,6 +579,56 @@ mod tests {
         let (b, p, entries) = parse_shot_file(&text).unwrap();
         assert_eq!((b, p), (board, physics));
         assert_eq!(entries, vec![entry]);
+    }
+
+    #[test]
+    fn an_error_found_through_a_reader_names_the_same_field_as_in_the_text() {
+        // The streamed reading of a large shot file names the field by scanning it again
+        // (a block at a time: blocks of one byte here too) up to the reader's error.
+        struct Trickle<'a>(&'a [u8]);
+        impl std::io::Read for Trickle<'_> {
+            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+                let n = self.0.len().min(buf.len()).min(1);
+                buf[..n].copy_from_slice(&self.0[..n]);
+                self.0 = &self.0[n..];
+                Ok(n)
+            }
+        }
+        let cases = [
+            (
+                "{\"shots\": [{\"discs\": [], \"shooter\": {\"team\": 0, \"pos\": [0, -0.3], \"vel\": [0, 1]}},\n {\"discs\": [{\"team\": \"x\"}]}]}",
+                "shots[1].discs[0].team",
+            ),
+            (
+                "{\"shots\": [\n{\"shooter\": {\"pos\": [0, NaN]}}]}",
+                "shots[0].shooter.pos[1]",
+            ),
+            (
+                "{\"board\": {\"pegs\": [[0, 1], [2, tru",
+                "board.pegs[1][1]",
+            ),
+            ("{\"shots\": [], \"flick\": {}}", "flick"),
+            ("  \n ", "file"),
+        ];
+        for (text, field) in cases {
+            let read = crate::io::read_shot_stream(text.as_bytes(), &mut |_, _, _, _| true);
+            let Err(crate::io::StreamStop::Json(err)) = read else {
+                panic!("{text}: read");
+            };
+            for reader in [
+                Box::new(text.as_bytes()) as Box<dyn std::io::Read>,
+                Box::new(Trickle(text.as_bytes())),
+            ] {
+                let e = crate::io::json_path::json_error_in(reader, &err);
+                assert_eq!(e.field, field, "{text}: {e}");
+            }
+        }
+        let err = serde_json::from_str::<serde_json::Value>("[NaN]").unwrap_err();
+        assert!(
+            crate::io::json_path::json_error_in("[NaN]".as_bytes(), &err)
+                .problem
+                .contains("not JSON numbers")
+        );
     }
 
     fn err(text: &str) -> InputError {

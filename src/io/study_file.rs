@@ -15,20 +15,22 @@ use crate::io::format::{Style, to_json};
 use crate::io::situation::{from_json, read_situation, situation_file};
 use crate::io::strict::{Obj, present};
 use crate::io::{params_json, serialize_outcome};
+use crate::montecarlo::SampleResult;
 use crate::montecarlo::flick::PlayerFlick;
 use crate::montecarlo::skill::unknown_level;
 use crate::montecarlo::study::{Sample, Study, StudySpec};
-use crate::montecarlo::tally::{POSITIONS_CAP, StudySummary, Tally};
+use crate::montecarlo::tally::{POSITIONS_CAP, SampleRecord, StudySummary, Tally};
 use crate::montecarlo::{ShotClass, SkillLevel};
 use glam::DVec2;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 
 /// The `format` key of a shard state file.
 pub const STATE_FORMAT: &str = "crokinole-montecarlo-state";
 /// The `version` of the shard state format written and read here.
-pub const STATE_VERSION: u32 = 3;
+pub const STATE_VERSION: u32 = 4;
 
 situation_file! {
     /// The study file: the situation ([`crate::montecarlo::Situation`]), the flick and the
@@ -282,6 +284,14 @@ struct StateJson<'a> {
     /// The skill level of the study's noise, if it is one (absent otherwise).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     skill: Option<String>,
+    /// The study, as a study file with every key ([`study_file_json`]): what `merge
+    /// --verify` re-simulates samples of. Its input hash must be `input_hash`.
+    #[serde(borrow)]
+    study: &'a RawValue,
+    /// Every sample's result in sample order ([`records_text`]), absent for a shard of
+    /// more than `RECORDS_CAP` samples.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    records: Option<String>,
     /// FNV-1a of the state written without this key, 16 hex digits: a state edited by
     /// hand is refused even when its counts still add up.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -299,15 +309,104 @@ pub fn engine_version() -> String {
     format!("crokinole {}", env!("CARGO_PKG_VERSION"))
 }
 
-/// The shard state file of a complete tally (what `crokinole montecarlo --shard` prints):
-/// everything [`Tally::merge`] needs, integers and positions, laid out like the summary.
-pub fn state_json(t: &Tally) -> String {
-    let body = state_body(t, None);
-    state_body(t, Some(format!("{:016x}", fnv1a(body.as_bytes()))))
+/// The shard state file of a complete tally of `study` (what `crokinole montecarlo
+/// --shard` prints): everything [`Tally::merge`] needs, integers and positions, laid out
+/// like the summary; the study itself and every sample's result, so that `crokinole merge
+/// --verify` can re-simulate samples and compare.
+pub fn state_json(t: &Tally, study: &StudySpec) -> String {
+    let study = study_file_json(study);
+    let body = state_body(t, &study, None);
+    state_body(t, &study, Some(format!("{:016x}", fnv1a(body.as_bytes()))))
 }
 
-/// The state file of `t`, with `checksum` as its last key when given.
-fn state_body(t: &Tally, checksum: Option<String>) -> String {
+/// The study file of `spec` with every key and default written out, on one line: the
+/// keys of [`canonical_json`], read back by [`parse_study_file`] to the same study (and
+/// so the same input hash).
+pub fn study_file_json(spec: &StudySpec) -> String {
+    let s = &spec.situation;
+    let f = &spec.flick;
+    let n = &s.noise;
+    let params: serde_json::Value =
+        serde_json::from_str(&params_json(&s.board, &s.physics)).expect("params are JSON");
+    let mut flick =
+        serde_json::json!({"offset": f.offset, "aim": f.aim, "speed": f.speed, "spin": f.spin});
+    if let Some(t) = f.target {
+        flick["target"] = serde_json::json!(t.to_array());
+    }
+    let mut file = serde_json::json!({
+        "board": params["board"],
+        "physics": params["physics"],
+        "players": s.players,
+        "seat": s.seat,
+        "discs": s.discs.iter().map(|d| serde_json::json!({"team": d.team, "pos": d.pos.to_array()})).collect::<Vec<_>>(),
+        "flick": flick,
+        "noise": {"offset": n.offset, "aim": n.aim, "speed": n.speed, "spin": n.spin},
+    });
+    if let Some(ruleset) = spec.ruleset {
+        file["ruleset"] = ruleset.name().into();
+    }
+    serde_json::to_string(&file).expect("plain data serializes")
+}
+
+/// The `records` of a state: one `class:score_change:opponent_hits:flags` a sample,
+/// separated by spaces (`class` the index in `ShotClass::ALL`, `flags` 1 if an opponent
+/// moved plus 2 if cut off).
+fn records_text(records: &[SampleRecord]) -> String {
+    let mut text = String::with_capacity(records.len() * 8);
+    for (k, r) in records.iter().enumerate() {
+        let r = r.result();
+        if k > 0 {
+            text.push(' ');
+        }
+        let flags = u8::from(r.opponents_moved) + 2 * u8::from(r.cut_off);
+        let _ = write!(
+            text,
+            "{}:{}:{}:{flags}",
+            r.class.index(),
+            r.score_change,
+            r.opponent_hits
+        );
+    }
+    text
+}
+
+/// The records of [`records_text`], read back.
+fn parse_records(text: &str) -> Result<Vec<SampleRecord>, InputError> {
+    text.split_ascii_whitespace()
+        .enumerate()
+        .map(|(k, token)| {
+            let bad = || {
+                InputError::new(
+                    "records",
+                    format!(
+                        "record {k} must be class:score_change:opponent_hits:flags, got `{}`",
+                        crate::error::elide(token, 40)
+                    ),
+                )
+            };
+            let mut parts = token.split(':');
+            let mut next = || parts.next().ok_or_else(bad);
+            let class: usize = next()?.parse().map_err(|_| bad())?;
+            let score_change: i64 = next()?.parse().map_err(|_| bad())?;
+            let opponent_hits: u32 = next()?.parse().map_err(|_| bad())?;
+            let flags: u8 = next()?.parse().map_err(|_| bad())?;
+            if parts.next().is_some() || class >= ShotClass::ALL.len() || flags > 3 {
+                return Err(bad());
+            }
+            SampleRecord::of(&SampleResult {
+                class: ShotClass::ALL[class],
+                score_change,
+                opponent_hits,
+                opponents_moved: flags & 1 != 0,
+                cut_off: flags & 2 != 0,
+            })
+            .ok_or_else(bad)
+        })
+        .collect()
+}
+
+/// The state file of `t` and its study, with `checksum` as its last key when given.
+fn state_body(t: &Tally, study: &str, checksum: Option<String>) -> String {
     let c = |k: usize| t.classes[k];
     let positions =
         serde_json::to_string(&t.positions.iter().map(|p| p.to_array()).collect::<Vec<_>>())
@@ -338,6 +437,8 @@ fn state_body(t: &Tally, checksum: Option<String>) -> String {
         positions: &positions,
         position_classes: t.position_classes.clone(),
         skill: t.skill.map(str::to_string),
+        study: &RawValue::from_string(study.to_string()).expect("a study file is JSON"),
+        records: t.records.as_deref().map(records_text),
         checksum,
     };
     // The positions are written as their compact JSON, verbatim.
@@ -415,6 +516,12 @@ fn parse_positions(raw: &str) -> Result<Vec<DVec2>, InputError> {
 /// Reads a shard state file back into its tally, checking the format, the version, the
 /// engine and the consistency of the counts ([`Tally::check`]).
 pub fn parse_state(text: &str) -> Result<Tally, InputError> {
+    parse_state_study(text).map(|(tally, _)| tally)
+}
+
+/// [`parse_state`], with the study the state carries (its input hash checked against the
+/// state's), and the records checked against the counts ([`Tally::check_records`]).
+pub fn parse_state_study(text: &str) -> Result<(Tally, Study), InputError> {
     // The format first, so that another kind of file is named as such.
     #[derive(Deserialize)]
     struct Header {
@@ -489,11 +596,27 @@ pub fn parse_state(text: &str) -> Result<Tally, InputError> {
                     .name,
             ),
         },
+        records: s.records.as_deref().map(parse_records).transpose()?,
     };
     tally.check()?;
-    let expected = format!("{:016x}", fnv1a(state_body(&tally, None).as_bytes()));
+    tally.check_records()?;
+    let study = parse_study_file(s.study.get())
+        .map_err(|e| InputError::new(format!("study.{}", e.field), e.problem))?;
+    if study.input_hash() != input_hash {
+        return Err(InputError::new(
+            "study",
+            format!(
+                "its input hash is {:016x}, the state's is {input_hash:016x}: it was edited",
+                study.input_hash()
+            ),
+        ));
+    }
+    let expected = format!(
+        "{:016x}",
+        fnv1a(state_body(&tally, s.study.get(), None).as_bytes())
+    );
     match s.checksum {
-        Some(sum) if sum == expected => Ok(tally),
+        Some(sum) if sum == expected => Ok((tally, study)),
         Some(sum) => Err(InputError::new(
             "checksum",
             format!(

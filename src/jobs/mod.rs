@@ -20,6 +20,7 @@
 //! | plan a shot | [`plan::read`] | [`plan::plan`] | [`plan::text`] |
 //! | fit the physics to tracked shots | [`fit::read`] | [`fit::fit`] | [`fit::Fitted::text`], [`fit::Fitted::json`], [`fit::Fitted::params`], [`fit::Fitted::svg`] |
 //! | replay a game log | [`replay::read`] | [`replay::replay`] | [`replay::Replay::text`] |
+//! | merge shard states | `crate::io::parse_state_study` | [`merge::merge`] (verifies each shard) | [`study::summary_text`] |
 //!
 //! Games (`crokinole play`, the Python package's `play`) are `crate::play::PlayConfig`'s
 //! `play` and `play_many_until`, written by `crate::io::game_log_json` and
@@ -27,6 +28,7 @@
 
 pub mod fit;
 pub mod flick;
+pub mod merge;
 pub mod plan;
 pub mod replay;
 pub mod simulate;

@@ -24,7 +24,7 @@
 use super::detmath;
 use super::philox::philox4x64;
 use crate::board::Board;
-use crate::error::InputError;
+use crate::error::{InputError, num};
 use crate::params::Physics;
 use crate::rules::game::splitmix64;
 
@@ -83,19 +83,19 @@ impl Noise {
             if !width.is_finite() {
                 return Err(InputError::new(
                     field,
-                    format!("must be a finite number, got {width}"),
+                    format!("must be a finite number, got {}", num(width)),
                 ));
             }
             if width < 0.0 {
                 return Err(InputError::new(
                     field,
-                    format!("a width must not be negative, got {width}"),
+                    format!("a width must not be negative, got {}", num(width)),
                 ));
             }
             if width > limit {
                 return Err(InputError::new(
                     field,
-                    format!("must be at most {limit} {unit}, got {width}"),
+                    format!("must be at most {} {unit}, got {}", num(limit), num(width)),
                 ));
             }
         }

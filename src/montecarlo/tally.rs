@@ -56,10 +56,55 @@ pub struct Tally {
     /// The outcome class of each of those samples (the class the counts add it to), so a
     /// picture can colour each position by its sample's class.
     pub position_classes: Vec<ShotClass>,
+    /// Every sample's result, in sample order ([`SampleRecord`]), when the range holds at
+    /// most [`RECORDS_CAP`] samples (else `None`): what a shard state commits to, so that
+    /// `crokinole merge` can check its counts add up to them and re-simulate a random few
+    /// of them against them.
+    pub records: Option<Vec<SampleRecord>>,
     /// The skill level whose widths the study's noise has
     /// ([`SkillLevel::of_noise`](super::SkillLevel::of_noise)), named in the summary;
     /// `None` for any other noise. Set by [`Study::run`](super::Study::run).
     pub skill: Option<&'static str>,
+}
+
+/// A tally keeps its samples' [`SampleRecord`]s when its range holds at most this many
+/// samples (8 bytes each: 16 MiB at most). A shard state of more samples carries none and
+/// cannot be verified by `crokinole merge`: split such a study into more shards.
+pub const RECORDS_CAP: u64 = 1 << 21;
+
+/// One sample's result packed in 64 bits: its class, its score change, its opponent hits
+/// and its two flags, everything a [`Tally`] adds up (its final position aside, which the
+/// tally keeps for the first samples).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SampleRecord(u64);
+
+impl SampleRecord {
+    /// The record of `r`, or `None` if a field does not fit (a score change beyond 32
+    /// bits or more than 2^26 hits: no real shot).
+    pub fn of(r: &SampleResult) -> Option<SampleRecord> {
+        let score = i32::try_from(r.score_change).ok()?;
+        if r.opponent_hits >= 1 << 26 {
+            return None;
+        }
+        Some(SampleRecord(
+            r.class.index() as u64
+                | u64::from(r.opponents_moved) << 3
+                | u64::from(r.cut_off) << 4
+                | u64::from(r.opponent_hits) << 5
+                | u64::from(score as u32) << 32,
+        ))
+    }
+
+    /// The result recorded (everything but the position).
+    pub fn result(self) -> SampleResult {
+        SampleResult {
+            class: ShotClass::ALL[(self.0 & 7) as usize % 7],
+            score_change: i64::from((self.0 >> 32) as u32 as i32),
+            opponent_hits: ((self.0 >> 5) & ((1 << 26) - 1)) as u32,
+            opponents_moved: self.0 & 8 != 0,
+            cut_off: self.0 & 16 != 0,
+        }
+    }
 }
 
 /// The sum of `counts`, refused (field `field`) if it overflows 64 bits: counts near
@@ -81,6 +126,7 @@ pub fn positions_kept(range: &Range<u64>) -> usize {
 impl Tally {
     /// An empty tally over `range` of a study of `samples` samples.
     pub fn new(input_hash: u64, seed: u64, samples: u64, range: Range<u64>) -> Tally {
+        let records = (range.end.saturating_sub(range.start) <= RECORDS_CAP).then(Vec::new);
         Tally {
             input_hash,
             seed,
@@ -94,6 +140,7 @@ impl Tally {
             cut_off: 0,
             positions: Vec::new(),
             position_classes: Vec::new(),
+            records,
             skill: None,
         }
     }
@@ -117,6 +164,89 @@ impl Tally {
             self.positions.push(shooter_pos);
             self.position_classes.push(result.class);
         }
+        if let Some(records) = &mut self.records {
+            match SampleRecord::of(result) {
+                Some(r) => records.push(r),
+                None => self.records = None,
+            }
+        }
+    }
+
+    /// Checks that the records, if any, are one per sample and add up to the counts, and
+    /// that the kept positions' classes are theirs: a state whose counts were edited
+    /// without its records is refused here; one whose records were edited too is caught
+    /// by re-simulating samples (`crokinole merge --verify`).
+    pub fn check_records(&self) -> Result<(), InputError> {
+        let Some(records) = &self.records else {
+            return Ok(());
+        };
+        let len = self.range.end - self.range.start;
+        if records.len() as u64 != len {
+            return Err(InputError::new(
+                "records",
+                format!(
+                    "{} records for the {len} samples of the range",
+                    records.len()
+                ),
+            ));
+        }
+        let mut sums = Tally::new(self.input_hash, self.seed, self.samples, self.range.clone());
+        sums.records = None;
+        for (k, r) in records.iter().enumerate() {
+            let result = r.result();
+            let index = self.range.start + k as u64;
+            let pos = self.positions.get(k).copied().unwrap_or(DVec2::ZERO);
+            sums.add(index, &result, pos);
+        }
+        let differs = |field: &str, records: String, state: String| {
+            Err(InputError::new(
+                field,
+                format!(
+                    "the per-sample records add up to {records}, the state says {state}: it was edited; run the shard again"
+                ),
+            ))
+        };
+        for (k, class) in ShotClass::ALL.iter().enumerate() {
+            if sums.classes[k] != self.classes[k] {
+                return differs(
+                    &format!("classes.{}", class.name()),
+                    sums.classes[k].to_string(),
+                    self.classes[k].to_string(),
+                );
+            }
+        }
+        if sums.score_change != self.score_change {
+            return differs(
+                "score_change",
+                format!("{:?}", sums.score_change),
+                format!("{:?}", self.score_change),
+            );
+        }
+        if sums.opponent_hits != self.opponent_hits {
+            return differs(
+                "opponent_hits",
+                format!("{:?}", sums.opponent_hits),
+                format!("{:?}", self.opponent_hits),
+            );
+        }
+        if sums.opponents_moved != self.opponents_moved {
+            return differs(
+                "opponents_moved",
+                sums.opponents_moved.to_string(),
+                self.opponents_moved.to_string(),
+            );
+        }
+        if sums.cut_off != self.cut_off {
+            return differs(
+                "cut_off",
+                sums.cut_off.to_string(),
+                self.cut_off.to_string(),
+            );
+        }
+        if sums.position_classes != self.position_classes {
+            return differs("position_classes", "other classes".into(), "these".into());
+        }
+        Ok(())
     }
 
     /// Whether every sample of `range` was added.
@@ -185,7 +315,11 @@ impl Tally {
         {
             return Err(InputError::new(
                 "positions",
-                format!("[{}, {}] is not a place on any board", p.x, p.y),
+                format!(
+                    "[{}, {}] is not a place on any board",
+                    crate::error::num(p.x),
+                    crate::error::num(p.y)
+                ),
             ));
         }
         let kept = positions_kept(&self.range);
@@ -298,6 +432,10 @@ impl Tally {
             whole.opponents_moved += t.opponents_moved;
             whole.cut_off += t.cut_off;
             whole.positions.extend_from_slice(&t.positions);
+            match (&mut whole.records, &t.records) {
+                (Some(w), Some(r)) => w.extend_from_slice(r),
+                (w, _) => *w = None,
+            }
             whole
                 .position_classes
                 .extend_from_slice(&t.position_classes);

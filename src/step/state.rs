@@ -63,8 +63,20 @@ impl Motion {
     }
 
     /// Re-reads speed and direction from `disc.vel` after an impulse changed it.
+    ///
+    /// A velocity whose squared length is below the least normal `f64` (a speed under
+    /// about 1.5e-154 m/s) has its length measured scaled by its larger component: the
+    /// plain `sqrt(x^2 + y^2)` underflows to 0 there, which left a disc moving at
+    /// 1e-162 m/s with speed 0, never stopping until `max_time`. Scaled, every such speed
+    /// stops within the step as 1e-160 m/s always did; other speeds keep their bits.
     pub(crate) fn sync(&mut self, disc: &Disc) {
-        self.speed = disc.vel.length();
+        let squared = disc.vel.length_squared();
+        self.speed = if squared >= f64::MIN_POSITIVE || disc.vel == DVec2::ZERO {
+            squared.sqrt()
+        } else {
+            let scale = disc.vel.abs().max_element();
+            scale * (disc.vel / scale).length()
+        };
         self.dir = if self.speed > 0.0 {
             disc.vel / self.speed
         } else {

@@ -278,7 +278,7 @@ fn mutated_study_files_are_run_or_refused_clearly() {
                 let tally = study.tally(&plan);
                 assert_eq!(tally.done, 8, "case {case}");
                 // Its state reads back (the tool never refuses its own output).
-                let state = state_json(&tally);
+                let state = state_json(&tally, study.spec());
                 assert_eq!(
                     parse_state(&state).expect("own state"),
                     tally,
@@ -314,7 +314,7 @@ fn mutated_suggest_files_are_checked_or_refused_clearly() {
 fn mutated_shard_states_are_refused_unless_untouched() {
     let study = parse_study_file(&fixture::text("montecarlo/takeout.json")).unwrap();
     let tally = study.tally(&Sampling::new(5, 40, None).unwrap());
-    let state = state_json(&tally);
+    let state = state_json(&tally, study.spec());
     let seeds = vec![state.clone()];
     fuzz("state", 4, &seeds, |case, text| match parse_state(text) {
         Err(e) => check_message("state", case, &e.to_string()),

@@ -199,3 +199,53 @@ fn a_trace_past_the_point_bound_is_thinned_and_still_complete() {
     }
     assert_eq!(trace.outcome, run_shot(&board, &physics, &shot).unwrap());
 }
+
+#[test]
+fn a_speed_whose_square_underflows_stops_at_once_like_any_tiny_speed() {
+    // Issue #23, item 11: at 1e-162 m/s, |v|^2 underflowed to 0: the disc kept a speed of
+    // 0 while moving, never stopped and ran 20,000 steps to `max_time`; 1e-160 m/s (a
+    // subnormal square, not 0) stopped within the first step.
+    let (board, physics) = (Board::tournament(), Physics::default());
+    for vel in [
+        [0.0, 1e-160],
+        [0.0, 1e-162],
+        [1e-200, -3e-201],
+        [0.0, 5e-324],
+        [-5e-324, 5e-324],
+    ] {
+        let shot = Shot {
+            discs: vec![],
+            shooter: Flick {
+                team: 0,
+                pos: DVec2::new(0.0, -0.3048),
+                vel: DVec2::from(vel),
+                spin: 0.0,
+            },
+        };
+        let o = run_shot(&board, &physics, &shot).unwrap();
+        assert!(!o.cut_off, "{vel:?}: cut off after {} steps", o.steps);
+        assert_eq!(o.steps, 1, "{vel:?}");
+        assert!(o.time < 1e-150, "{vel:?}: {}", o.time);
+        assert_eq!(o.discs[0].pos, shot.shooter.pos, "{vel:?}");
+    }
+}
+
+#[test]
+fn huge_noise_widths_and_kept_positions_are_told_in_scientific_notation() {
+    // Issue #23, item 11: these printed 300-digit numbers.
+    let r = crate::binary::run(&["play", "--noise", "offset=1e308"], None);
+    r.assert_refused("huge noise", &["field `noise.offset`", "got 1e308"]);
+    assert!(!r.stderr.contains("0000000000"), "{}", r.stderr);
+
+    use crokinole::io::{parse_state, parse_state_study, state_json};
+    use crokinole::montecarlo::study::Sampling;
+    let text = crate::fixture::text("montecarlo/takeout.json");
+    let study = crokinole::io::parse_study_file(&text).unwrap();
+    let mut tally = study.tally(&Sampling::new(1, 4, None).unwrap());
+    tally.positions[0] = DVec2::new(1e300, 1e300);
+    let e = parse_state(&state_json(&tally, study.spec())).unwrap_err();
+    assert_eq!(e.field, "positions");
+    assert!(e.problem.contains("[1e300, 1e300]"), "{e}");
+    assert!(!e.problem.contains("0000000000"), "{e}");
+    assert!(parse_state_study(&text).is_err());
+}

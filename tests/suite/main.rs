@@ -51,3 +51,4 @@ mod rules_verdicts;
 mod serve_api;
 mod serve_browser;
 mod skills;
+mod streaming;

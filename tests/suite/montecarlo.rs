@@ -48,7 +48,7 @@ fn run_bytes(study: &Study, plan: &Sampling, chunk: usize) -> (String, String) {
             Ok::<(), ()>(())
         })
         .unwrap();
-    (lines, state_json(&tally))
+    (lines, state_json(&tally, study.spec()))
 }
 
 fn spec_with(flick: PlayerFlick, noise: Noise) -> StudySpec {
@@ -436,7 +436,7 @@ fn shards_merge_into_exactly_the_tally_of_one_run() {
         let plan = Sampling::new(8, 90, Some(format!("{k}/{n}").parse().unwrap())).unwrap();
         let t = s.tally(&plan);
         // Through the state file and back, as `crokinole merge` reads it.
-        let back = parse_state(&state_json(&t)).unwrap();
+        let back = parse_state(&state_json(&t, s.spec())).unwrap();
         assert_eq!(back, t, "state round trip");
         (format!("{k}/{n}"), back)
     };

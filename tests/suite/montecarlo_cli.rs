@@ -294,3 +294,82 @@ fn the_samples_file_has_one_line_per_sample_in_order() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn merge_verifies_shards_by_re_simulating_their_samples() {
+    // Issue #23, item 10: the checksum is unkeyed, so a forger who edits a state can
+    // recompute it. A state commits to its study and to every sample's result; merge
+    // re-simulates samples and refuses a state that does not hold what they give.
+    use crokinole::io::{parse_state_study, state_json};
+    use crokinole::montecarlo::ShotClass;
+    use crokinole::montecarlo::tally::SampleRecord;
+    let dir = scratch("verify");
+    let file = fixture("montecarlo", "takeout.json");
+    let p = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let (s1, s2) = (p("s1.json"), p("s2.json"));
+    for (k, out) in [("1/2", &s1), ("2/2", &s2)] {
+        ok(&[
+            "montecarlo",
+            &file,
+            "--samples",
+            "40",
+            "--seed",
+            "3",
+            "--shard",
+            k,
+            "--output",
+            out,
+        ]);
+    }
+    let honest = ok(&["merge", &s1, &s2]);
+    // Every sample of the shard checked (K above its size) or the default few: same bytes.
+    assert!(ok(&["merge", &s1, &s2, "--verify", "100"]) == honest);
+    assert!(ok(&["merge", &s1, &s2, "--verify", "0"]) == honest);
+
+    let text = std::fs::read_to_string(&s1).unwrap();
+    let (tally, study) = parse_state_study(&text).unwrap();
+    // A forger moves sample 5 to another class, with its record, the position classes and
+    // the counts all consistent, and writes the state with a fresh checksum.
+    let k = 5;
+    let mut forged = tally.clone();
+    let records = forged.records.as_mut().unwrap();
+    let mut r = records[k].result();
+    let old = r.class;
+    r.class = if old == ShotClass::Twenty {
+        ShotClass::Ten
+    } else {
+        ShotClass::Twenty
+    };
+    records[k] = SampleRecord::of(&r).unwrap();
+    forged.classes[old.index()] -= 1;
+    forged.classes[r.class.index()] += 1;
+    forged.position_classes[k] = r.class;
+    let forged_path = p("forged.json");
+    std::fs::write(&forged_path, state_json(&forged, study.spec())).unwrap();
+    // Its checksum and its sums are fine: only re-simulating sample 5 catches it.
+    run(&["merge", &forged_path, &s2, "--verify", "100"], None).assert_refused(
+        "a forged state",
+        &[
+            "field `records`",
+            &format!("shard `{forged_path}`"),
+            "sample 5:",
+            "was edited",
+        ],
+    );
+    // Without verifying, the forgery merges into another summary: what --verify 0 risks.
+    let unverified = ok(&["merge", &forged_path, &s2, "--verify", "0"]);
+    assert!(unverified != honest);
+
+    // Counts edited without the records (checksum recomputed) are refused on reading.
+    let mut counts_only = tally.clone();
+    counts_only.classes[old.index()] -= 1;
+    counts_only.classes[r.class.index()] += 1;
+    counts_only.position_classes[k] = r.class;
+    let counts_path = p("counts.json");
+    std::fs::write(&counts_path, state_json(&counts_only, study.spec())).unwrap();
+    run(&["merge", &counts_path, &s2], None).assert_refused(
+        "edited counts",
+        &["per-sample records add up to", "counts.json"],
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

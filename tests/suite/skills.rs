@@ -183,7 +183,7 @@ fn a_named_study_does_not_depend_on_the_thread_count_and_merges_with_its_name() 
         .map(|k| {
             let shard = Shard { index: k, count: 3 };
             let t = study.tally(&Sampling::new(11, 3000, Some(shard)).unwrap());
-            let state = state_json(&t);
+            let state = state_json(&t, study.spec());
             assert!(state.contains("\"skill\": \"club\""), "{state}");
             (format!("{k}"), parse_state(&state).unwrap())
         })
@@ -195,7 +195,10 @@ fn a_named_study_does_not_depend_on_the_thread_count_and_merges_with_its_name() 
     );
     // A state without a level keeps its bytes: no key.
     let plain = parse_study_file(&opening("{}")).unwrap();
-    let state = state_json(&plain.tally(&Sampling::new(1, 10, None).unwrap()));
+    let state = state_json(
+        &plain.tally(&Sampling::new(1, 10, None).unwrap()),
+        plain.spec(),
+    );
     assert!(!state.contains("skill"), "{state}");
 }
 
