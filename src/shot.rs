@@ -2,6 +2,7 @@
 //! and the batch API.
 
 use crate::board::Board;
+use crate::cancel::{Cancel, Cancelled};
 use crate::disc::{Disc, DiscId};
 use crate::error::InputError;
 use crate::limits::Limit;
@@ -107,6 +108,13 @@ pub fn outcome_of(mut world: World) -> Outcome {
     finished(world)
 }
 
+/// [`outcome_of`] that stops when `cancel` is cancelled ([`World::run_until`]): a stopped
+/// shot has no outcome, only the error.
+pub fn outcome_until(mut world: World, cancel: &Cancel) -> Result<Outcome, Cancelled> {
+    world.run_until(cancel)?;
+    Ok(finished(world))
+}
+
 /// The report of a world that has been run: at rest, or stopped by `max_time` with discs
 /// still moving (`cut_off`). The world ends here: its logs move into the outcome, no copy.
 pub(crate) fn finished(mut world: World) -> Outcome {
@@ -133,4 +141,37 @@ pub(crate) fn finished(mut world: World) -> Outcome {
 /// batch and the CLI add the shot's index.
 pub fn run_shot(board: &Board, physics: &Physics, shot: &Shot) -> Result<Outcome, InputError> {
     Ok(outcome_of(shot.world(board, physics)?))
+}
+
+/// Why a shot has no outcome: its input was refused, or it was stopped mid-way.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ShotError {
+    /// Bad input, refused before any physics ran.
+    Input(InputError),
+    /// A [`Cancel`] stopped the shot before its end.
+    Cancelled(Cancelled),
+}
+
+impl From<InputError> for ShotError {
+    fn from(e: InputError) -> ShotError {
+        ShotError::Input(e)
+    }
+}
+
+impl From<Cancelled> for ShotError {
+    fn from(e: Cancelled) -> ShotError {
+        ShotError::Cancelled(e)
+    }
+}
+
+/// [`run_shot`] that stops when `cancel` is cancelled (checked before the shot starts and
+/// while it runs, [`World::run_until`]); an uncancelled shot gives the same bits.
+pub fn run_shot_until(
+    board: &Board,
+    physics: &Physics,
+    shot: &Shot,
+    cancel: &Cancel,
+) -> Result<Outcome, ShotError> {
+    cancel.check()?;
+    Ok(outcome_until(shot.world(board, physics)?, cancel)?)
 }

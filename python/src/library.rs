@@ -22,7 +22,6 @@ use numpy::ndarray::{Array1, Array2};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use std::sync::atomic::Ordering;
 
 /// Registers this module's functions.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -234,7 +233,7 @@ fn study<'py>(
                     }
                     Ok::<(), std::convert::Infallible>(())
                 },
-                || stop.load(Ordering::Relaxed),
+                stop,
             );
             (tally, cols)
         })

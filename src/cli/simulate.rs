@@ -5,7 +5,8 @@
 use super::args::{LayoutArg, Output, Threads, ruleset_parser};
 use super::failure::Failure;
 use super::output::{read_input, write_output};
-use crokinole::jobs::simulate::{ShotFile, SimulateOptions, simulate};
+use super::signals::StopSignals;
+use crokinole::jobs::simulate::{ShotFile, SimulateOptions, simulate_until};
 use crokinole::rules::Ruleset;
 use std::path::PathBuf;
 
@@ -52,16 +53,28 @@ pub fn run(a: Args) -> Result<(), Failure> {
         rules: a.rules.then_some(a.ruleset),
         trace: a.trace,
     };
-    let simulated = a
+    let signals = StopSignals::watch()?;
+    let (simulated, stopped) = a
         .threads
         .pool()?
-        .install(|| simulate(&file, options))
+        .install(|| simulate_until(&file, options, signals.cancel()))
         .map_err(Failure::Input)?;
     if a.csv {
         let text = simulated.csv();
-        return write_output(a.output.path(), |w| w.write_all(text.as_bytes()));
+        write_output(a.output.path(), |w| w.write_all(text.as_bytes()))?;
+    } else {
+        write_output(a.output.path(), |w| {
+            simulated.write_to(w, a.layout.layout())
+        })?;
     }
-    write_output(a.output.path(), |w| {
-        simulated.write_to(w, a.layout.layout())
-    })
+    match stopped {
+        // Ctrl-C: the output holds the outcomes of the shots that finished, in order.
+        Some(_) => Err(signals.stopped(format!(
+            "{} of {} shots; the output holds the outcomes of the first {}",
+            simulated.outcomes.len(),
+            file.entries.len(),
+            simulated.outcomes.len()
+        ))),
+        None => Ok(()),
+    }
 }

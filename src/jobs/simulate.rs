@@ -3,8 +3,9 @@
 //! /api/simulate` and the Python package's `simulate_file` are this job.
 
 use super::of_kind;
-use crate::batch::run_batch;
+use crate::batch::run_batch_until;
 use crate::board::Board;
+use crate::cancel::{Cancel, Cancelled};
 use crate::error::InputError;
 use crate::io::{
     FileKind, Layout, OutcomeFile, outcome_file_text, outcomes_csv, parse_shot_file,
@@ -13,7 +14,7 @@ use crate::io::{
 use crate::params::Physics;
 use crate::rules::{Ruleset, ShotEntry, ShotVerdict, check_rules, judge_outcomes};
 use crate::shot::{Outcome, Shot};
-use crate::trace::{Trace, trace_batch};
+use crate::trace::{Trace, trace_batch_until};
 use std::io::Write as _;
 
 /// A shot file read and checked: its board, physics and shots.
@@ -102,35 +103,52 @@ impl Simulated {
 /// (traced if asked; a trace's outcome is bit for bit the plain run's); then, with rules,
 /// the outcomes are judged.
 pub fn simulate(file: &ShotFile, options: SimulateOptions) -> Result<Simulated, InputError> {
+    simulate_until(file, options, &Cancel::never()).map(|(s, _)| s)
+}
+
+/// [`simulate`] stopped by `cancel` between and within shots: the result of the first
+/// shots, in order, up to the first stopped one (judged with rules), and why it stopped.
+/// Uncancelled, exactly [`simulate`]'s.
+pub fn simulate_until(
+    file: &ShotFile,
+    options: SimulateOptions,
+    cancel: &Cancel,
+) -> Result<(Simulated, Option<Cancelled>), InputError> {
     let (board, physics, entries) = (&file.board, &file.physics, &file.entries);
     if let Some(ruleset) = options.rules {
         check_rules(board, physics, entries, ruleset)?;
     }
     let shots = file.shots();
-    let (outcomes, traces) = match options.trace {
+    let (outcomes, traces, stopped) = match options.trace {
         Some(every) => {
-            let traces = trace_batch(board, physics, &shots, every)
-                .into_iter()
-                .collect::<Result<Vec<_>, _>>()?;
+            let done = trace_batch_until(board, physics, &shots, every, cancel);
+            let traces = done.items.into_iter().collect::<Result<Vec<_>, _>>()?;
             (
                 traces.iter().map(|t| t.outcome.clone()).collect(),
                 Some(traces),
+                done.stopped,
             )
         }
-        None => (
-            run_batch(board, physics, &shots)
-                .into_iter()
-                .collect::<Result<Vec<_>, _>>()?,
-            None,
-        ),
+        None => {
+            let done = run_batch_until(board, physics, &shots, cancel);
+            let outcomes = done.items.into_iter().collect::<Result<Vec<_>, _>>()?;
+            (outcomes, None, done.stopped)
+        }
     };
     let verdicts = match options.rules {
-        Some(ruleset) => Some(judge_outcomes(board, physics, entries, &outcomes, ruleset)?),
+        Some(ruleset) => Some(judge_outcomes(
+            board,
+            physics,
+            &entries[..outcomes.len()],
+            &outcomes,
+            ruleset,
+        )?),
         None => None,
     };
-    Ok(Simulated {
+    let simulated = Simulated {
         outcomes,
         verdicts,
         traces,
-    })
+    };
+    Ok((simulated, stopped))
 }

@@ -48,11 +48,12 @@
 use super::objective::{Judged, Objective, Stats};
 use super::setup::Setup;
 use super::space::{Space, spread};
-use crate::batch::{DEFAULT_CHUNK, map_ordered};
+use crate::batch::{DEFAULT_CHUNK, Finished, map_ordered_until};
+use crate::cancel::{Cancel, CancelReason, Cancelled};
 use crate::error::InputError;
 use crate::montecarlo::flick::start_position;
 use crate::montecarlo::{FlickSampler, Noise, PlayerFlick};
-use crate::shot::{Flick, run_shot};
+use crate::shot::{Flick, ShotError, run_shot_until};
 use glam::DVec2;
 
 /// What a candidate aims at.
@@ -402,7 +403,7 @@ pub fn pick(
 /// `noise` (common random numbers: the same errors for every candidate), played as drawn
 /// if it is legal here and as intended otherwise, run by the engine, judged by the rules
 /// ([`Setup::judge`]). Shot `c m + j` of the batch is candidate `c`'s sample `j`; the
-/// batch runs on the current rayon pool through [`map_ordered`] and the results are folded
+/// batch runs on the current rayon pool through [`crate::batch::map_ordered`] and the results are folded
 /// serially in that order, so nothing depends on the thread count. `None` for a candidate
 /// one of whose samples the engine refused (never for a legal flick).
 pub fn evaluate(
@@ -413,31 +414,76 @@ pub fn evaluate(
     m: u32,
     seed: u64,
 ) -> Vec<Option<Stats>> {
+    let done = evaluate_until(setup, noise, objective, cands, m, seed, &Cancel::never());
+    done.items
+}
+
+/// [`evaluate`] that stops when `cancel` is cancelled (every sample checks it before and
+/// while its shot runs, and no chunk of samples starts once it is): the statistics of the
+/// first candidates all of whose samples finished, in order (exactly [`evaluate`]'s for
+/// those), and whether it was stopped. Uncancelled, `items` is [`evaluate`]'s whole answer.
+pub fn evaluate_until(
+    setup: &Setup,
+    noise: Noise,
+    objective: Objective,
+    cands: &[Candidate],
+    m: u32,
+    seed: u64,
+    cancel: &Cancel,
+) -> Finished<Option<Stats>> {
     let samplers: Vec<Option<FlickSampler>> = cands
         .iter()
         .map(|c| setup.sampler(c.flick, noise).ok())
         .collect();
     let m64 = u64::from(m.max(1));
     let total = cands.len() as u64 * m64;
-    let judged = map_ordered(0..total, DEFAULT_CHUNK, |i| {
+    let sample = |i: u64| -> Result<Option<Judged>, Cancelled> {
         let (c, j) = ((i / m64) as usize, i % m64);
         let cand = &cands[c];
-        let noisy = samplers[c].as_ref()?.sample(seed, j);
+        let Some(sampler) = samplers[c].as_ref() else {
+            return Ok(None);
+        };
+        let noisy = sampler.sample(seed, j);
         let flick = setup.legal(&noisy).unwrap_or(cand.start);
         let shot = setup.shot(flick);
-        let outcome = run_shot(setup.board(), setup.physics(), &shot).ok()?;
-        let verdict = setup.judge(&shot, &outcome)?;
-        Some(Judged::of(setup, &verdict))
-    });
+        let outcome = match run_shot_until(setup.board(), setup.physics(), &shot, cancel) {
+            Ok(o) => o,
+            Err(ShotError::Input(_)) => return Ok(None),
+            Err(ShotError::Cancelled(c)) => return Err(c),
+        };
+        Ok(setup
+            .judge(&shot, &outcome)
+            .map(|verdict| Judged::of(setup, &verdict)))
+    };
+    let judged = map_ordered_until(0..total, DEFAULT_CHUNK, sample, || cancel.is_cancelled());
     let mut stats: Vec<Option<Stats>> = vec![Some(Stats::default()); cands.len()];
+    let mut finished = 0;
     for (i, j) in judged.enumerate() {
         let c = i / m64 as usize;
+        let Ok(j) = j else { break };
         match (j, &mut stats[c]) {
             (Some(j), Some(s)) => s.add(objective, &j),
             _ => stats[c] = None,
         }
+        finished = i + 1;
     }
-    stats
+    let whole = finished / m64 as usize;
+    if whole < cands.len() {
+        stats.truncate(whole);
+        return Finished {
+            items: stats,
+            stopped: Some(
+                cancel
+                    .check()
+                    .err()
+                    .unwrap_or(Cancelled(CancelReason::Requested)),
+            ),
+        };
+    }
+    Finished {
+        items: stats,
+        stopped: None,
+    }
 }
 
 /// How many samples each stage gets.
