@@ -9,6 +9,7 @@
 use crate::binary;
 use crate::http;
 
+use crokinole::cancel::Cancel;
 use crokinole::serve::{Gate, Limits, Request, ServeConfig, Server, route};
 use http::{Answer, request};
 use serde_json::Value;
@@ -490,10 +491,12 @@ fn concurrent_requests_are_all_answered_and_equal() {
 }
 
 #[test]
-fn a_full_gate_turns_studies_away_with_503_but_not_shots() {
+fn one_gate_holds_every_heavy_endpoint_within_the_budget() {
+    // Studies, plans, shots and simulations all pass the gate; a full gate keeps them
+    // waiting until their budget ends (503), the light endpoints never wait.
     let gate = Gate::new(2);
     let _a = gate.enter().expect("first");
-    let _b = gate.enter().expect("second");
+    let b = gate.enter().expect("second");
     assert!(gate.enter().is_none());
     let limits = Limits::default();
     let study = fixture("montecarlo", "takeout.json");
@@ -504,12 +507,31 @@ fn a_full_gate_turns_studies_away_with_503_but_not_shots() {
         body,
     };
     let study: &'static [u8] = Box::leak(study.into_boxed_slice());
-    let r = route(&req("/api/montecarlo?samples=10", study), &limits, &gate);
-    assert_eq!(r.status, 503);
-    let r = route(&req("/api/shot", study), &limits, &gate);
+    let shots: &'static [u8] = Box::leak(fixture("", "example.json").into_boxed_slice());
+    let budget = || Cancel::new().with_budget(Duration::from_millis(100));
+    for (url, body) in [
+        ("/api/montecarlo?samples=10", study),
+        ("/api/shot", study),
+        ("/api/simulate", shots),
+    ] {
+        let start = std::time::Instant::now();
+        let r = route(&req(url, body), &limits, &gate, &budget());
+        assert_eq!(r.status, 503, "{url}");
+        assert!(String::from_utf8_lossy(&r.body).contains("busy"), "{url}");
+        assert!(
+            start.elapsed() >= Duration::from_millis(100),
+            "{url} waited its budget"
+        );
+    }
+    let r = route(&req("/api/shotfile", study), &limits, &gate, &budget());
     assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
-    drop(_b);
-    let r = route(&req("/api/montecarlo?samples=10", study), &limits, &gate);
+    drop(b);
+    let r = route(
+        &req("/api/montecarlo?samples=10", study),
+        &limits,
+        &gate,
+        &budget(),
+    );
     assert_eq!(r.status, 200);
 }
 
@@ -550,6 +572,7 @@ fn garbage_never_panics_the_router() {
                         },
                         &limits,
                         &gate,
+                        &Cancel::never(),
                     );
                     assert!(
                         r.status == 200 || (400..500).contains(&r.status),
