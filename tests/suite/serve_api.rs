@@ -292,6 +292,30 @@ fn a_bad_game_log_is_refused_naming_the_field() {
         400,
         &["game log", "shots[1]"],
     );
+    // What the page shows of a shot must have its type: no text where a number goes (a
+    // round of `<img src=x onerror=...>` once ran in the page).
+    for (key, bad, field) in [
+        (
+            "round",
+            serde_json::json!("<img src=x onerror=alert(1)>"),
+            "shots[1].round",
+        ),
+        ("team", serde_json::json!("<b>"), "shots[1].team"),
+        (
+            "round_totals",
+            serde_json::json!(["<i>", 0]),
+            "shots[1].round_totals",
+        ),
+        ("score", serde_json::json!("<script>"), "shots[1].score"),
+    ] {
+        let mut v: Value = serde_json::from_slice(&log).unwrap();
+        v["shots"][1][key] = bad;
+        assert_refused(
+            &post("/api/replay", v.to_string().as_bytes()),
+            400,
+            &["game log", field],
+        );
+    }
 }
 
 #[test]
