@@ -13,8 +13,10 @@
 //! many requests arrive at once. What no client can do to it ([`ServeConfig`] has every
 //! bound; docs/serve.md the table):
 //!
-//! - run it out of descriptors for good: an accept error (`EMFILE`) is logged, the oldest
-//!   idle connection closed, and the loop goes on after a short pause;
+//! - run it out of descriptors for good: connections are capped below the descriptor
+//!   limit ([`connection_cap`]), and should an accept fail all the same (`EMFILE`) the
+//!   error is logged, the oldest idle connections closed, and the loop goes on after a
+//!   short pause;
 //! - hold it with slow or idle connections: the header must arrive within
 //!   [`Timeouts::header`] (hyper's header read timeout, also the keep-alive idle
 //!   timeout), the body within [`Timeouts::body`], and a write that makes no progress for
@@ -73,7 +75,37 @@ pub const MAX_HEADER_BYTES: usize = 16 * 1024;
 pub const CONNECTION_WAIT: Duration = Duration::from_secs(1);
 
 /// The pause after a failed accept (out of descriptors, say) before the next.
-pub const ACCEPT_PAUSE: Duration = Duration::from_millis(50);
+pub const ACCEPT_PAUSE: Duration = Duration::from_millis(10);
+
+/// Idle connections closed after a failed accept, to free descriptors.
+pub const CLOSED_ON_ACCEPT_ERROR: usize = 8;
+
+/// Descriptors kept free of connections: the process's own (standard streams, the
+/// listening socket, the runtime's) and a margin.
+pub const DESCRIPTOR_RESERVE: u64 = 32;
+
+/// The connection cap in force: `max_connections`, lowered to the process's descriptor
+/// limit less [`DESCRIPTOR_RESERVE`] (Unix), so connections alone never exhaust it.
+pub fn connection_cap(max_connections: usize) -> usize {
+    let mut cap = max_connections.max(1);
+    #[cfg(unix)]
+    {
+        let mut limit = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit(2) only writes the struct it is given.
+        if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } == 0 {
+            // `rlim_t` is not `u64` on every Unix.
+            #[allow(clippy::unnecessary_cast)]
+            let free = (limit.rlim_cur as u64)
+                .saturating_sub(DESCRIPTOR_RESERVE)
+                .max(1);
+            cap = cap.min(usize::try_from(free).unwrap_or(usize::MAX));
+        }
+    }
+    cap
+}
 
 /// The time limits on one connection (docs/serve.md).
 #[derive(Clone, Debug, PartialEq)]
@@ -330,6 +362,8 @@ pub struct Server {
 /// What every connection of a server shares.
 struct Shared {
     config: ServeConfig,
+    /// The connection cap in force ([`connection_cap`]).
+    cap: usize,
     addr: SocketAddr,
     gate: Gate,
     conns: Conns,
@@ -357,15 +391,16 @@ impl Conns {
         self.open.lock().unwrap_or_else(|e| e.into_inner()).len()
     }
 
-    /// Closes the oldest connection with no work under way, if there is one.
-    fn close_oldest_idle(&self) -> bool {
+    /// Closes the `n` oldest connections with no work under way (fewer if there are not
+    /// so many).
+    fn close_oldest_idle(&self, n: usize) {
         let open = self.open.lock().unwrap_or_else(|e| e.into_inner());
-        match open.iter().find(|c| !c.working.load(Ordering::SeqCst)) {
-            Some(c) => {
-                c.close.notify_one();
-                true
-            }
-            None => false,
+        for c in open
+            .iter()
+            .filter(|c| !c.working.load(Ordering::SeqCst))
+            .take(n)
+        {
+            c.close.notify_one();
         }
     }
 
@@ -433,6 +468,7 @@ impl Server {
             .build()
             .map_err(|e| format!("cannot start the server's runtime: {e}"))?;
         let shared = Arc::new(Shared {
+            cap: connection_cap(self.config.max_connections),
             gate: Gate::new(self.config.heavy),
             addr: self.addr,
             config: self.config,
@@ -448,8 +484,10 @@ impl Server {
 }
 
 /// Accepts connections for ever: an error (out of descriptors, say) is logged (at most
-/// once a second), the oldest idle connection is closed to free a descriptor, and the
-/// loop goes on after [`ACCEPT_PAUSE`]. Never waits for anything but the socket.
+/// once a second), the [`CLOSED_ON_ACCEPT_ERROR`] oldest idle connections are closed to
+/// free descriptors, and the loop goes on after [`ACCEPT_PAUSE`]. At the connection cap
+/// the oldest idle connection is closed for each new one. Never waits for anything but
+/// the socket.
 async fn accept_loop(listener: tokio::net::TcpListener, shared: Arc<Shared>) {
     let mut last_log: Option<Instant> = None;
     let mut failures = 0u64;
@@ -465,13 +503,13 @@ async fn accept_loop(listener: tokio::net::TcpListener, shared: Arc<Shared>) {
                     );
                     last_log = Some(Instant::now());
                 }
-                shared.conns.close_oldest_idle();
+                shared.conns.close_oldest_idle(CLOSED_ON_ACCEPT_ERROR);
                 tokio::time::sleep(ACCEPT_PAUSE).await;
                 continue;
             }
         };
-        if shared.conns.count() >= shared.config.max_connections {
-            shared.conns.close_oldest_idle();
+        if shared.conns.count() >= shared.cap {
+            shared.conns.close_oldest_idle(1);
         }
         tokio::spawn(connection(stream, Arc::clone(&shared)));
     }
@@ -481,7 +519,7 @@ async fn accept_loop(listener: tokio::net::TcpListener, shared: Arc<Shared>) {
 /// connection cap, then lets hyper serve it until it ends, its timeouts end it, or the
 /// accept loop closes it to make room.
 async fn connection(stream: tokio::net::TcpStream, shared: Arc<Shared>) {
-    let cap = shared.config.max_connections.max(1);
+    let cap = shared.cap;
     let waited = Instant::now();
     while shared.conns.count() >= cap {
         let left = CONNECTION_WAIT.saturating_sub(waited.elapsed());
