@@ -325,6 +325,54 @@ mod tests {
         assert_eq!(map_ordered(0..10, 4, |i| i).size_hint(), (10, Some(10)));
     }
 
+    /// Three shots of a disc sliding into a ring of discs at rest.
+    fn shots() -> Vec<Shot> {
+        (0..3)
+            .map(|k| Shot {
+                discs: vec![crate::shot::Placed {
+                    team: 1,
+                    pos: glam::DVec2::new(0.01 * f64::from(k), 0.0),
+                }],
+                shooter: crate::shot::Flick {
+                    team: 0,
+                    pos: glam::DVec2::new(0.0, -0.3),
+                    vel: glam::DVec2::new(0.0, 1.2 + 0.1 * f64::from(k)),
+                    spin: 0.0,
+                },
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_cancelled_batch_reports_no_stopped_shot_and_an_uncancelled_one_is_unchanged() {
+        let (board, physics) = (Board::tournament(), Physics::default());
+        let shots = shots();
+        let want = run_batch(&board, &physics, &shots);
+        let done = run_batch_until(&board, &physics, &shots, &Cancel::new());
+        assert_eq!(done.stopped, None);
+        assert_eq!(done.items, want);
+        let cancel = Cancel::new();
+        cancel.cancel();
+        let done = run_batch_until(&board, &physics, &shots, &cancel);
+        assert!(done.items.is_empty());
+        assert_eq!(
+            done.stopped,
+            Some(Cancelled(crate::cancel::CancelReason::Requested))
+        );
+        // A stream: the same items uncancelled; cancelled, it ends and says why.
+        let streamed: Vec<_> = stream_batch(&board, &physics, shots.clone(), 2)
+            .until(Cancel::new())
+            .collect();
+        assert_eq!(streamed, want);
+        let mut stream = stream_batch(&board, &physics, shots.clone(), 2).until(cancel);
+        assert!(stream.next().is_none());
+        assert!(stream.stopped().is_some());
+        // Only the in-order prefix is kept.
+        let c = Cancelled(crate::cancel::CancelReason::Deadline);
+        let f = Finished::prefix(vec![Ok(1), Ok(2), Err(c), Ok(4)]);
+        assert_eq!((f.items, f.stopped), (vec![1, 2], Some(c)));
+    }
+
     #[test]
     fn map_ordered_until_stops_only_between_chunks() {
         // Asked before chunks 2, 3, ...; says yes the second time: two chunks of 4.

@@ -8,9 +8,10 @@
 //! ([`crokinole::run_batch`]): the outcomes are bit-identical to `crokinole simulate` on
 //! the same shots, for every thread count.
 
-use crate::errors::{input_error, on_pool};
+use crate::errors::{input_error, interruptible, on_pool};
+use crokinole::batch::run_batch_until;
 use crokinole::io::{outcomes_to_string, params_json, parse_shot_file};
-use crokinole::{Board, DiscState, InputError, Outcome, Physics, Placed, Shot, run_batch};
+use crokinole::{Board, DiscState, InputError, Outcome, Physics, Placed, Shot};
 use glam::DVec2;
 use numpy::ndarray::{Array1, Array2, Array3};
 use numpy::{
@@ -101,7 +102,12 @@ impl Engine {
         let shots = shots_of(&discs, &teams, &counts, &pos, &vel, &spin, &team)?;
         let m = discs.as_array().shape()[1];
         let (board, physics) = (&self.board, &self.physics);
-        let results = py.detach(|| on_pool(threads, || run_batch(board, physics, &shots)))?;
+        // Ctrl-C stops the batch within a shot (KeyboardInterrupt; nothing is returned).
+        let results = interruptible(py, |stop| {
+            on_pool(threads, || {
+                run_batch_until(board, physics, &shots, stop).items
+            })
+        })??;
         let outs = results
             .into_iter()
             .collect::<Result<Vec<Outcome>, _>>()

@@ -204,8 +204,9 @@ pub struct Plan {
     /// it left were skipped (the final evaluation always runs).
     pub time_up: bool,
     /// A [`Cancel`] stopped the search before its end ([`suggest_until`]): `top` is then
-    /// the best so far, ranked on the statistics of the last stage that finished (or of
-    /// the coarse candidates that finished), not a final evaluation, and may be empty.
+    /// the best so far, ranked on the statistics of the last stage that finished (or on
+    /// the rounds of samples of the coarse sweep every candidate finished), not a final
+    /// evaluation, and empty if not one round of the coarse sweep finished.
     pub stopped: bool,
     /// The best flicks, best first.
     pub top: Vec<Suggestion>,
@@ -227,8 +228,9 @@ pub fn suggest(request: &Request, config: &PlanConfig) -> Result<Plan, InputErro
 /// [`suggest`] that stops when `cancel` is cancelled: every evaluation checks it between
 /// and within its samples, so the search stops within milliseconds and returns its best so
 /// far, marked [`Plan::stopped`]: the candidates of the last stage that finished (the
-/// coarse candidates whose samples all finished, if the coarse sweep did not) ranked on
-/// their statistics there, no final evaluation. Uncancelled, the plan is [`suggest`]'s.
+/// coarse candidates on the rounds of samples all of them finished, if the coarse sweep
+/// did not) ranked on their statistics there, no final evaluation. Uncancelled, the plan
+/// is [`suggest`]'s.
 pub fn suggest_until(
     request: &Request,
     config: &PlanConfig,
@@ -285,9 +287,9 @@ pub fn suggest_until(
     })
 }
 
-/// The best `top` of a stage that finished (or of the candidates that finished, for a
-/// coarse sweep stopped part way), ranked on that stage's statistics: the answer of a
-/// search stopped before its final evaluation ended.
+/// The best `top` of a stage that finished (or of a coarse sweep stopped part way, on the
+/// rounds of samples every candidate finished), ranked on that stage's statistics: the
+/// answer of a search stopped before its final evaluation ended.
 fn best_so_far(last: &Evaluated, objective: Objective, top: usize) -> Vec<Suggestion> {
     let mut best = suggestions(&last.cands, &last.stats, objective, 0);
     best.truncate(top);
@@ -689,8 +691,8 @@ impl Rounds<'_> {
     }
 
     /// Evaluates `cands` with `m` samples each as stage `name`, seeded for `round`. Once
-    /// stopped (`cancel`), runs nothing; a stage stopped part way is recorded with the
-    /// candidates that finished, and its statistics are `None` for the others.
+    /// stopped (`cancel`), runs nothing; a stage stopped part way keeps every candidate's
+    /// statistics over the rounds of samples they all finished (all `None` if none did).
     fn run(&mut self, name: String, cands: &[Candidate], m: u32, round: u64) -> Vec<Option<Stats>> {
         if self.stopped {
             return vec![None; cands.len()];

@@ -436,3 +436,68 @@ fn ctrl_c_stops_play_with_planner_strategies_within_a_second() {
         );
     }
 }
+
+#[test]
+fn a_cancelled_world_and_planner_stop_at_once_and_uncancelled_ones_are_unchanged() {
+    use crokinole::cancel::Cancel;
+    use crokinole::plan::{PlanConfig, suggest, suggest_until};
+    // A heavy cage shot: cancelled from another thread after 100 ms, the run ends within
+    // milliseconds with the error, not an outcome.
+    let file = crokinole::jobs::simulate::ShotFile::read(&cage_shot_file(1)).unwrap();
+    let shot = &file.shots()[0];
+    let mut world = shot.world(&file.board, &file.physics).unwrap();
+    let cancel = Cancel::new();
+    let stopper = {
+        let cancel = cancel.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(100));
+            cancel.cancel();
+            Instant::now()
+        })
+    };
+    assert!(world.run_until(&cancel).is_err());
+    let asked = stopper.join().unwrap();
+    assert!(
+        asked.elapsed() < Duration::from_millis(500),
+        "{:?}",
+        asked.elapsed()
+    );
+    // An ordinary shot: the same bits with a Cancel to watch.
+    let example = crokinole::jobs::simulate::ShotFile::read(
+        &std::fs::read_to_string(fixture("", "example.json")).unwrap(),
+    )
+    .unwrap();
+    for s in example.shots() {
+        let mut a = s.world(&example.board, &example.physics).unwrap();
+        let mut b = a.clone();
+        assert_eq!(a.run(), b.run_until(&Cancel::new()).unwrap());
+        assert_eq!(a.discs(), b.discs());
+        assert_eq!(a.events(), b.events());
+    }
+    // The planner with a huge budget, stopped after 300 ms: the best so far, marked.
+    let text = std::fs::read_to_string(fixture("suggest", "takeout.json")).unwrap();
+    let request = crokinole::jobs::plan::read(&text).unwrap();
+    let config = PlanConfig {
+        budget: crokinole::plan::Budget::Samples(100_000_000),
+        ..PlanConfig::default()
+    };
+    let budgeted = Cancel::new().with_budget(Duration::from_millis(300));
+    let start = Instant::now();
+    let plan = suggest_until(&request, &config, &budgeted).unwrap();
+    assert!(
+        start.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        start.elapsed()
+    );
+    assert!(plan.stopped);
+    assert!(!plan.top.is_empty(), "some coarse candidates finished");
+    assert!(plan.samples_used < 100_000_000);
+    // Uncancelled, the plan is suggest's.
+    let small = PlanConfig {
+        budget: crokinole::plan::Budget::Samples(2000),
+        ..PlanConfig::default()
+    };
+    let plan = suggest_until(&request, &small, &Cancel::new()).unwrap();
+    assert!(!plan.stopped);
+    assert_eq!(plan, suggest(&request, &small).unwrap());
+}
