@@ -92,10 +92,17 @@ const SIGNAL_POLL: Duration = Duration::from_millis(50);
 /// game between and within shots, the planner between candidates), so `work` ends within a
 /// fraction of a second. Python's handlers only run on the main thread, so from another
 /// thread `work` runs to its end as before.
+///
+/// Called on a worker of a rayon pool (a Python strategy that calls the engine during
+/// `play`), `work` runs right there without the GIL and without a watcher: the outer call
+/// watches, and a thread of its own would wait for the very pool it blocks.
 pub fn interruptible<T: Send>(
     py: Python<'_>,
     work: impl FnOnce(&Cancel) -> T + Send,
 ) -> Result<T, PyErr> {
+    if rayon::current_thread_index().is_some() {
+        return Ok(py.detach(|| work(&Cancel::never())));
+    }
     let stop = Cancel::new();
     let mut raised = None;
     let out = py.detach(|| {

@@ -550,13 +550,14 @@ fn one_gate_holds_every_heavy_endpoint_within_the_budget() {
     let r = route(&req("/api/shotfile", study), &limits, &gate, &budget());
     assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
     drop(b);
+    // A place again: the study runs (with no budget, so a loaded machine cannot fail it).
     let r = route(
         &req("/api/montecarlo?samples=10", study),
         &limits,
         &gate,
-        &budget(),
+        &Cancel::new(),
     );
-    assert_eq!(r.status, 200);
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
 }
 
 #[test]
