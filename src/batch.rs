@@ -9,7 +9,7 @@
 //!   studies use it: sample `i` is a function of `i`); [`map_ordered_until`] can be told to
 //!   stop between chunks (Ctrl-C).
 //! - [`run_batch_until`], [`BatchStream::until`]: the same, stopped by a
-//!   [`Cancel`](crate::cancel::Cancel) between shots and within one (each shot checks it
+//!   [`Cancel`] between shots and within one (each shot checks it
 //!   while it runs), keeping the outcomes of the shots that finished before the first
 //!   stopped one, in order ([`Finished`]); a stopped shot is never reported.
 //!

@@ -63,7 +63,7 @@ pub struct TracedEvent {
 pub struct Trace {
     /// A frame is taken every `every` fixed steps (and after the last step): the interval
     /// asked for, doubled as often as needed to keep the trace within
-    /// [`MAX_TRACE_POINTS`](crate::limits::MAX_TRACE_POINTS) disc positions.
+    /// [`MAX_TRACE_POINTS`] disc positions.
     pub every: u32,
     /// The fixed step, s.
     pub dt: f64,

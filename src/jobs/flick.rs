@@ -23,7 +23,7 @@ pub struct Flicked {
 }
 
 /// Plays `study`'s intended flick, traced every `every` steps: the shot of a shot file
-/// with the study's board and physics, simulated as [`simulate`] does (so its outcome
+/// with the study's board and physics, simulated as [`super::simulate::simulate`] does (so its outcome
 /// file is what `crokinole simulate` prints for that shot file), then assessed.
 pub fn flick(study: &Study, every: u32) -> Result<Flicked, InputError> {
     match flick_until(study, every, &Cancel::never())? {

@@ -7,7 +7,7 @@
 //! is [`FlickSampler::sample`](crate::montecarlo::FlickSampler::sample) of the intended flick under the configuration's
 //! [`Noise`], with the game's execution seed and the shot's number in the game as the
 //! sample (so each parameter follows its Gaussian truncated to legal values, exactly as in
-//! `crokinole montecarlo`); the game plays it ([`Game::play_outcome`] after [`run_shot`]).
+//! `crokinole montecarlo`); the game plays it ([`Game::play_outcome`] after [`run_shot`](crate::run_shot)).
 //!
 //! Seeds (`mix` is [`mix`]): game `g` of a run with seed `s` has the game seed
 //! `G = mix(s, g)`; its first shooter is [`crate::rules::first_seat_from_seed`]`(G)`; the
