@@ -118,6 +118,12 @@ pub fn run(args: Args) -> Result<(), Failure> {
         let summary =
             pool.install(|| config.play_many_until(games, || progress.inc(1), signals.cancel()));
         match &summary {
+            Ok(s) if s.stopped.is_some() && s.games == 0 => {
+                progress.abandon();
+                return Err(signals.stopped(format!(
+                    "0 of {games} games: a stopped game is not counted, so there is no summary"
+                )));
+            }
             Ok(s) if s.stopped.is_some() => {
                 progress.abandon();
                 let text = laid_out(games_summary_json(s), layout);

@@ -70,10 +70,9 @@ pub fn run(a: Args) -> Result<(), Failure> {
     match stopped {
         // Ctrl-C: the output holds the outcomes of the shots that finished, in order.
         Some(_) => Err(signals.stopped(format!(
-            "{} of {} shots; the output holds the outcomes of the first {}",
+            "{} of {} shots; the output holds the outcomes of the shots that finished, in order",
             simulated.outcomes.len(),
             file.entries.len(),
-            simulated.outcomes.len()
         ))),
         None => Ok(()),
     }

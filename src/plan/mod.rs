@@ -707,12 +707,20 @@ impl Rounds<'_> {
             &self.cancel,
         );
         self.stopped = done.stopped.is_some();
+        // Stopped, every candidate has the same first `k` samples (`k` 0 when `items` is
+        // empty); the stage records those.
+        let k = if self.stopped {
+            let n = done.items.iter().flatten().map(|s| s.n).next().unwrap_or(0);
+            u32::try_from(n).unwrap_or(m)
+        } else {
+            m
+        };
         self.stages.push(Stage {
             name,
             candidates: done.items.len(),
-            samples: m,
+            samples: k,
         });
-        self.used += done.items.len() as u64 * u64::from(m);
+        self.used += done.items.len() as u64 * u64::from(k);
         let mut stats = done.items;
         stats.resize(cands.len(), None);
         stats
