@@ -8,6 +8,10 @@
 //! - [`map_ordered`]: the same streaming for any work indexed by `u64` (the Monte Carlo
 //!   studies use it: sample `i` is a function of `i`); [`map_ordered_until`] can be told to
 //!   stop between chunks (Ctrl-C).
+//! - [`run_batch_until`], [`BatchStream::until`]: the same, stopped by a
+//!   [`Cancel`] between shots and within one (each shot checks it
+//!   while it runs), keeping the outcomes of the shots that finished before the first
+//!   stopped one, in order ([`Finished`]); a stopped shot is never reported.
 //!
 //! **Load balance.** Rayon hands out work as ranges of items and only splits a range when
 //! another thread comes to steal; a range already being worked through is not split
@@ -25,9 +29,10 @@
 //! [`rayon::ThreadPool::install`] to choose the thread count.
 
 use crate::board::Board;
+use crate::cancel::{Cancel, Cancelled};
 use crate::error::InputError;
 use crate::params::Physics;
-use crate::shot::{Outcome, Shot, run_shot};
+use crate::shot::{Outcome, Shot, ShotError, run_shot, run_shot_until};
 use rayon::prelude::*;
 use std::ops::Range;
 
@@ -54,6 +59,74 @@ pub fn run_batch(
         .collect()
 }
 
+/// What finished of work that a [`Cancel`] may stop: the results of the first
+/// `items.len()` pieces, in order, and why the rest was not done, if it was stopped.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Finished<T> {
+    /// The results of the pieces that finished before the first stopped one, in order.
+    pub items: Vec<T>,
+    /// `Some` if the work was stopped before its end.
+    pub stopped: Option<Cancelled>,
+}
+
+impl<T> Finished<T> {
+    /// The in-order prefix of `results` up to the first stopped piece (later pieces that
+    /// happened to finish are dropped, so what is kept is always "the first k").
+    pub fn prefix(results: Vec<Result<T, Cancelled>>) -> Finished<T> {
+        let mut items = Vec::with_capacity(results.len());
+        for r in results {
+            match r {
+                Ok(x) => items.push(x),
+                Err(c) => {
+                    return Finished {
+                        items,
+                        stopped: Some(c),
+                    };
+                }
+            }
+        }
+        Finished {
+            items,
+            stopped: None,
+        }
+    }
+}
+
+/// One shot of a batch as [`run_batch`] reports it, or the batch's stop.
+fn shot_in_batch(
+    board: &Board,
+    physics: &Physics,
+    shot: &Shot,
+    k: usize,
+    cancel: &Cancel,
+) -> Result<Result<Outcome, InputError>, Cancelled> {
+    match run_shot_until(board, physics, shot, cancel) {
+        Ok(o) => Ok(Ok(o)),
+        Err(ShotError::Input(e)) => Ok(Err(e.in_shot(k))),
+        Err(ShotError::Cancelled(c)) => Err(c),
+    }
+}
+
+/// [`run_batch`] that stops when `cancel` is cancelled: every shot checks it before it
+/// starts and while it runs ([`World::run_until`](crate::World::run_until)), so the batch
+/// ends within milliseconds. Returns the results of the shots before the first stopped
+/// one, in order; an uncancelled batch gives exactly [`run_batch`]'s results.
+pub fn run_batch_until(
+    board: &Board,
+    physics: &Physics,
+    shots: &[Shot],
+    cancel: &Cancel,
+) -> Finished<Result<Outcome, InputError>> {
+    Finished::prefix(
+        shots
+            .par_iter()
+            .with_max_len(SPLIT)
+            .enumerate()
+            .map(|(k, s)| shot_in_batch(board, physics, s, k, cancel))
+            .collect(),
+    )
+}
+
 /// The outcomes of a stream of shots, in order, computed `chunk` shots at a time on the
 /// current rayon pool (see [`stream_batch`]).
 pub struct BatchStream<'a, I> {
@@ -63,6 +136,8 @@ pub struct BatchStream<'a, I> {
     chunk: usize,
     next_index: usize,
     ready: std::vec::IntoIter<Result<Outcome, InputError>>,
+    cancel: Cancel,
+    stopped: Option<Cancelled>,
 }
 
 /// Runs the shots of `shots` (any iterator, read lazily) and yields their outcomes in
@@ -81,6 +156,24 @@ pub fn stream_batch<'a, I: IntoIterator<Item = Shot>>(
         chunk: chunk.max(1),
         next_index: 0,
         ready: Vec::new().into_iter(),
+        cancel: Cancel::never(),
+        stopped: None,
+    }
+}
+
+impl<I> BatchStream<'_, I> {
+    /// This stream, stopped by `cancel`: once it is cancelled the stream yields the
+    /// outcomes of the shots that finished before the first stopped one and ends there
+    /// ([`BatchStream::stopped`] then says so). Uncancelled, the items are unchanged.
+    pub fn until(mut self, cancel: Cancel) -> Self {
+        self.cancel = cancel;
+        self
+    }
+
+    /// `Some` once the stream has ended because it was cancelled (not at the end of its
+    /// shots): the shots after the last item yielded did not run to the end.
+    pub fn stopped(&self) -> Option<Cancelled> {
+        self.stopped
     }
 }
 
@@ -91,20 +184,29 @@ impl<I: Iterator<Item = Shot>> Iterator for BatchStream<'_, I> {
         if let Some(out) = self.ready.next() {
             return Some(out);
         }
+        if self.stopped.is_some() {
+            return None;
+        }
+        if let Err(c) = self.cancel.check() {
+            self.stopped = Some(c);
+            return None;
+        }
         let shots: Vec<Shot> = self.shots.by_ref().take(self.chunk).collect();
         if shots.is_empty() {
             return None;
         }
         let first = self.next_index;
         self.next_index += shots.len();
-        let (board, physics) = (self.board, self.physics);
+        let (board, physics, cancel) = (self.board, self.physics, &self.cancel);
         let outcomes: Vec<_> = shots
             .par_iter()
             .with_max_len(SPLIT)
             .enumerate()
-            .map(|(k, s)| run_shot(board, physics, s).map_err(|e| e.in_shot(first + k)))
+            .map(|(k, s)| shot_in_batch(board, physics, s, first + k, cancel))
             .collect();
-        self.ready = outcomes.into_iter();
+        let done = Finished::prefix(outcomes);
+        self.stopped = done.stopped;
+        self.ready = done.items.into_iter();
         self.ready.next()
     }
 }
@@ -221,6 +323,54 @@ mod tests {
         }
         assert_eq!(map_ordered(7..7, 4, |i| i).count(), 0);
         assert_eq!(map_ordered(0..10, 4, |i| i).size_hint(), (10, Some(10)));
+    }
+
+    /// Three shots of a disc sliding into a ring of discs at rest.
+    fn shots() -> Vec<Shot> {
+        (0..3)
+            .map(|k| Shot {
+                discs: vec![crate::shot::Placed {
+                    team: 1,
+                    pos: glam::DVec2::new(0.01 * f64::from(k), 0.0),
+                }],
+                shooter: crate::shot::Flick {
+                    team: 0,
+                    pos: glam::DVec2::new(0.0, -0.3),
+                    vel: glam::DVec2::new(0.0, 1.2 + 0.1 * f64::from(k)),
+                    spin: 0.0,
+                },
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_cancelled_batch_reports_no_stopped_shot_and_an_uncancelled_one_is_unchanged() {
+        let (board, physics) = (Board::tournament(), Physics::default());
+        let shots = shots();
+        let want = run_batch(&board, &physics, &shots);
+        let done = run_batch_until(&board, &physics, &shots, &Cancel::new());
+        assert_eq!(done.stopped, None);
+        assert_eq!(done.items, want);
+        let cancel = Cancel::new();
+        cancel.cancel();
+        let done = run_batch_until(&board, &physics, &shots, &cancel);
+        assert!(done.items.is_empty());
+        assert_eq!(
+            done.stopped,
+            Some(Cancelled(crate::cancel::CancelReason::Requested))
+        );
+        // A stream: the same items uncancelled; cancelled, it ends and says why.
+        let streamed: Vec<_> = stream_batch(&board, &physics, shots.clone(), 2)
+            .until(Cancel::new())
+            .collect();
+        assert_eq!(streamed, want);
+        let mut stream = stream_batch(&board, &physics, shots.clone(), 2).until(cancel);
+        assert!(stream.next().is_none());
+        assert!(stream.stopped().is_some());
+        // Only the in-order prefix is kept.
+        let c = Cancelled(crate::cancel::CancelReason::Deadline);
+        let f = Finished::prefix(vec![Ok(1), Ok(2), Err(c), Ok(4)]);
+        assert_eq!((f.items, f.stopped), (vec![1, 2], Some(c)));
     }
 
     #[test]

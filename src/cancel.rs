@@ -105,7 +105,31 @@ impl Cancel {
     pub fn is_cancelled(&self) -> bool {
         self.reason().is_some()
     }
+
+    /// `Err(Cancelled)` once the work should stop: a checkpoint written with `?`.
+    pub fn check(&self) -> Result<(), Cancelled> {
+        match self.reason() {
+            None => Ok(()),
+            Some(reason) => Err(Cancelled(reason)),
+        }
+    }
 }
+
+/// The error of work that a [`Cancel`] stopped before its end: nothing it had under way is
+/// reported as finished (a shot stopped mid-way has no outcome). Says why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cancelled(pub CancelReason);
+
+impl std::fmt::Display for Cancelled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            CancelReason::Requested => f.write_str("stopped on request"),
+            CancelReason::Deadline => f.write_str("stopped: the time budget ran out"),
+        }
+    }
+}
+
+impl std::error::Error for Cancelled {}
 
 #[cfg(test)]
 mod tests {

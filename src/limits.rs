@@ -4,7 +4,7 @@
 //!
 //! Two kinds:
 //! - knowable up front, refused with the input: more than [`MAX_STEPS`] fixed steps
-//!   (`max_time / dt`), more than [`MAX_DISCS`] discs;
+//!   (`max_time / dt`), more than [`MAX_DISCS`] discs, more than [`MAX_PEGS`] pegs;
 //! - met while running: the shot ends where it stands, its outcome flagged with the
 //!   [`Limit`] that ended it (as a shot cut off by `max_time` is), and a batch goes on
 //!   with the next shot.
@@ -20,6 +20,12 @@ pub const MAX_STEPS: f64 = 1e7;
 /// new disc against every other is quadratic, so this also bounds the time to accept or
 /// refuse a shot.
 pub const MAX_DISCS: usize = 1024;
+
+/// Most pegs a board may hold, refused up front (field `board.pegs`). A tournament
+/// board has 8. Every moving disc's clearance and contacts are checked against the pegs
+/// near it, so thousands of pegs cost seconds a shot (5,000 cost 24 s); this keeps the
+/// heaviest board within the cost of a crowded one.
+pub const MAX_PEGS: usize = 256;
 
 /// Most events one shot may log. An ordinary shot logs tens; a crowded 28-disc board a
 /// few hundred. A shot that reaches it ends there ([`Limit::Events`]), which bounds the

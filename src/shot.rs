@@ -2,6 +2,7 @@
 //! and the batch API.
 
 use crate::board::Board;
+use crate::cancel::{Cancel, Cancelled};
 use crate::disc::{Disc, DiscId};
 use crate::error::InputError;
 use crate::limits::Limit;
@@ -106,15 +107,20 @@ fn check_team(field: impl Fn() -> String, team: u8) -> Result<(), InputError> {
 /// world kept for the calling thread and copied from `base` each time
 /// ([`World::clone_from`], which reuses its lists), so the many runs of one position (the
 /// samples of a study, the planner's candidates) allocate only their outcome. `shooter`
-/// must pass `base.check_disc` (unchecked here but in debug builds).
-pub(crate) fn outcome_from(base: &World, shooter: Disc) -> Outcome {
+/// must pass `base.check_disc` (unchecked here but in debug builds). Stops when `cancel`
+/// is cancelled ([`World::run_until`]; the thread's world is copied afresh next time).
+pub(crate) fn outcome_from(
+    base: &World,
+    shooter: Disc,
+    cancel: &Cancel,
+) -> Result<Outcome, Cancelled> {
     thread_local! {
         static SCRATCH: std::cell::RefCell<Option<World>> = const { std::cell::RefCell::new(None) };
     }
     let run = |world: &mut World| {
         world.add_checked_disc(shooter);
-        world.run();
-        finished_in_place(world)
+        world.run_until(cancel)?;
+        Ok(finished_in_place(world))
     };
     SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
         Ok(mut slot) => {
@@ -136,6 +142,13 @@ pub(crate) fn outcome_from(base: &World, shooter: Disc) -> Outcome {
 pub fn outcome_of(mut world: World) -> Outcome {
     world.run();
     finished(world)
+}
+
+/// [`outcome_of`] that stops when `cancel` is cancelled ([`World::run_until`]): a stopped
+/// shot has no outcome, only the error.
+pub fn outcome_until(mut world: World, cancel: &Cancel) -> Result<Outcome, Cancelled> {
+    world.run_until(cancel)?;
+    Ok(finished(world))
 }
 
 /// The report of a world that has been run: at rest, or stopped by `max_time` with discs
@@ -170,4 +183,37 @@ fn finished_in_place(world: &mut World) -> Outcome {
 /// batch and the CLI add the shot's index.
 pub fn run_shot(board: &Board, physics: &Physics, shot: &Shot) -> Result<Outcome, InputError> {
     Ok(outcome_of(shot.world(board, physics)?))
+}
+
+/// Why a shot has no outcome: its input was refused, or it was stopped mid-way.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ShotError {
+    /// Bad input, refused before any physics ran.
+    Input(InputError),
+    /// A [`Cancel`] stopped the shot before its end.
+    Cancelled(Cancelled),
+}
+
+impl From<InputError> for ShotError {
+    fn from(e: InputError) -> ShotError {
+        ShotError::Input(e)
+    }
+}
+
+impl From<Cancelled> for ShotError {
+    fn from(e: Cancelled) -> ShotError {
+        ShotError::Cancelled(e)
+    }
+}
+
+/// [`run_shot`] that stops when `cancel` is cancelled (checked before the shot starts and
+/// while it runs, [`World::run_until`]); an uncancelled shot gives the same bits.
+pub fn run_shot_until(
+    board: &Board,
+    physics: &Physics,
+    shot: &Shot,
+    cancel: &Cancel,
+) -> Result<Outcome, ShotError> {
+    cancel.check()?;
+    Ok(outcome_until(shot.world(board, physics)?, cancel)?)
 }

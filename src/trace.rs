@@ -19,12 +19,14 @@
 //! shot cut off after 10 s at `dt` = 1 ms with all 30 discs moving the whole time is
 //! 10,000 frames of 30 entries at `every` = 1, 9.6 MB; ordinary shots a few kB.
 
+use crate::batch::Finished;
 use crate::board::Board;
+use crate::cancel::{Cancel, Cancelled};
 use crate::disc::{Disc, DiscId, DiscState};
 use crate::error::InputError;
 use crate::limits::MAX_TRACE_POINTS;
 use crate::params::Physics;
-use crate::shot::{Outcome, Shot, finished};
+use crate::shot::{Outcome, Shot, ShotError, finished};
 use crate::step::event::{Event, EventKind};
 use crate::world::World;
 use glam::DVec2;
@@ -61,7 +63,7 @@ pub struct TracedEvent {
 pub struct Trace {
     /// A frame is taken every `every` fixed steps (and after the last step): the interval
     /// asked for, doubled as often as needed to keep the trace within
-    /// [`MAX_TRACE_POINTS`](crate::limits::MAX_TRACE_POINTS) disc positions.
+    /// [`MAX_TRACE_POINTS`] disc positions.
     pub every: u32,
     /// The fixed step, s.
     pub dt: f64,
@@ -113,7 +115,63 @@ pub fn trace_batch(
 
 /// Runs `world` to rest (or `max_time`) with [`World::step`] and records its trace, a frame
 /// every `every` steps (`every` 0 counts as 1). The world should not have stepped yet.
-pub fn trace_world(mut world: World, every: u32) -> Trace {
+pub fn trace_world(world: World, every: u32) -> Trace {
+    match trace_world_until(world, every, &Cancel::never()) {
+        Ok(t) => t,
+        Err(never) => unreachable!("Cancel::never was cancelled: {never}"),
+    }
+}
+
+/// [`trace_shot`] that stops when `cancel` is cancelled (checked before the shot and
+/// every [`CANCEL_EVERY`](crate::step::CANCEL_EVERY) steps): a stopped shot has no trace.
+pub fn trace_shot_until(
+    board: &Board,
+    physics: &Physics,
+    shot: &Shot,
+    every: u32,
+    cancel: &Cancel,
+) -> Result<Trace, ShotError> {
+    cancel.check()?;
+    if every == 0 {
+        return Err(ShotError::Input(InputError::new(
+            "trace",
+            "sample every 1 or more steps, got 0",
+        )));
+    }
+    Ok(trace_world_until(
+        shot.world(board, physics)?,
+        every,
+        cancel,
+    )?)
+}
+
+/// [`trace_batch`] stopped by `cancel` between and within shots: the traces of the shots
+/// before the first stopped one, in order (as [`crate::batch::run_batch_until`]).
+pub fn trace_batch_until(
+    board: &Board,
+    physics: &Physics,
+    shots: &[Shot],
+    every: u32,
+    cancel: &Cancel,
+) -> Finished<Result<Trace, InputError>> {
+    Finished::prefix(
+        shots
+            .par_iter()
+            .with_max_len(crate::batch::SPLIT)
+            .enumerate()
+            .map(
+                |(k, s)| match trace_shot_until(board, physics, s, every, cancel) {
+                    Ok(t) => Ok(Ok(t)),
+                    Err(ShotError::Input(e)) => Ok(Err(e.in_shot(k))),
+                    Err(ShotError::Cancelled(c)) => Err(c),
+                },
+            )
+            .collect(),
+    )
+}
+
+/// [`trace_world`] that stops when `cancel` is cancelled.
+fn trace_world_until(mut world: World, every: u32, cancel: &Cancel) -> Result<Trace, Cancelled> {
     let mut every = every.max(1);
     let mut points = 0usize;
     // Centres of frames dropped by thinning after the last kept one: they go into the next.
@@ -125,6 +183,12 @@ pub fn trace_world(mut world: World, every: u32) -> Trace {
     // The loop of `World::run` (`run` glides over quiet steps with the same arithmetic).
     let max_steps = (world.physics.max_time / world.physics.dt).ceil() as u64;
     while !world.is_over() && world.steps() < max_steps {
+        if world
+            .steps()
+            .is_multiple_of(u64::from(crate::step::CANCEL_EVERY))
+        {
+            cancel.check()?;
+        }
         world.step();
         if world.steps().is_multiple_of(u64::from(every)) || world.is_at_rest() {
             let mut f = frame(&world, &mut last);
@@ -157,14 +221,14 @@ pub fn trace_world(mut world: World, every: u32) -> Trace {
         .collect();
     let dt = world.physics().dt;
     let outcome = finished(world);
-    Trace {
+    Ok(Trace {
         every,
         dt,
         start,
         frames,
         events,
         outcome,
-    }
+    })
 }
 
 /// Keeps the frames at multiples of `every` steps, folding each dropped frame into the

@@ -129,6 +129,16 @@ pub fn check_board(b: &Board) -> Result<(), InputError> {
     }
     in_range("board.line_width", b.line_width, 0.0, hi, " m")?;
     in_range("board.peg_radius", b.peg_radius, lo, hi, " m")?;
+    if b.pegs.len() > crate::limits::MAX_PEGS {
+        return Err(InputError::new(
+            "board.pegs",
+            format!(
+                "{} pegs is more than the {} a board may hold (docs/limits.md)",
+                b.pegs.len(),
+                crate::limits::MAX_PEGS
+            ),
+        ));
+    }
     for (k, p) in b.pegs.iter().enumerate() {
         // What `in_range` accepts here (finite and within [-hi, hi]); the field's name is
         // only built for the error (every shot's world checks its board).

@@ -422,8 +422,8 @@ def study(
 ) -> StudyResult:
     """Runs a Monte Carlo study (a study file as a path or a dict, docs/montecarlo.md):
     the summary is byte for byte what ``crokinole montecarlo FILE --samples N --seed S``
-    prints, for every thread count. Ctrl-C stops it after the chunk of samples under way
-    and raises ``KeyboardInterrupt``."""
+    prints, for every thread count. Ctrl-C stops it within a fraction of a second (the
+    engine checks within every sample) and raises ``KeyboardInterrupt``."""
     text, _ = _text(source)
     summary, cols = _crokinole.study(text, samples, seed, threads, per_sample)
     return StudyResult(summary, cols, text)
@@ -506,8 +506,10 @@ def play(
     (``speed`` required) or a tuple ``(offset, aim, speed, spin)``; the player's ``noise``
     (a dict of widths, a skill level's name such as ``"club"``, or ``"none"``) perturbs it
     like every other player's. An exception in the callable stops the game and
-    is raised here; an illegal flick raises :class:`CrokinoleError`. Ctrl-C stops a run of
-    games after the chunk of 256 under way and raises ``KeyboardInterrupt``.
+    is raised here; an illegal flick raises :class:`CrokinoleError`. Ctrl-C stops the games
+    within the shot or decision under way (a Python strategy's call runs to its end) and
+    raises ``KeyboardInterrupt``; so do ``suggest``, ``simulate_file`` and
+    :meth:`Engine.simulate`.
     """
     return json.loads(
         _crokinole.play(

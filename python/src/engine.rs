@@ -9,11 +9,13 @@
 //! so memory beyond the arrays stays bounded by a chunk: the outcomes are bit-identical to
 //! `crokinole simulate` on the same shots, for every thread count.
 
-use crate::errors::{input_error, on_pool};
+use crate::errors::{input_error, interruptible, on_pool};
+use crokinole::batch::run_batch_until;
+use crokinole::cancel::Cancel;
 use crokinole::io::{
     Layout, OutcomeItem, StreamWriteError, params_json, parse_shot_file, write_outcome_stream,
 };
-use crokinole::{Board, DiscState, InputError, Outcome, Physics, Placed, Shot, run_batch};
+use crokinole::{Board, DiscState, InputError, Outcome, Physics, Placed, Shot};
 use glam::DVec2;
 use numpy::ndarray::{Array1, Array2, Array3, ArrayView1, ArrayView2, ArrayView3};
 use numpy::{
@@ -112,13 +114,13 @@ impl Engine {
             cut: Array1::<bool>::from_elem(n, false),
         };
         let (board, physics) = (&self.board, &self.physics);
-        let json = py
-            .detach(|| {
-                on_pool(threads, || {
-                    run_arrays(board, physics, &arrays, &mut out, outcomes)
-                })
-            })?
-            .map_err(input_error)?;
+        // Ctrl-C stops the batch within a shot (KeyboardInterrupt; nothing is returned).
+        let json = interruptible(py, |stop| {
+            on_pool(threads, || {
+                run_arrays(board, physics, &arrays, &mut out, outcomes, stop)
+            })
+        })??
+        .map_err(input_error)?;
         Ok((
             out.fin.into_pyarray(py),
             out.state.into_pyarray(py),
@@ -170,6 +172,7 @@ fn run_arrays(
     arrays: &Arrays<'_>,
     out: &mut Filled,
     outcomes: bool,
+    cancel: &Cancel,
 ) -> Result<Option<String>, InputError> {
     use rayon::prelude::*;
     let n = arrays.n;
@@ -192,7 +195,10 @@ fn run_arrays(
         checked.into_iter().collect::<Result<(), _>>()?;
     }
     let mut items = (0..n).step_by(CHUNK).flat_map(|first| {
-        let run = chunk_shots(first).map(|shots| run_batch(board, physics, &shots));
+        // Once stopped, the rest is skipped: a stopped batch raises KeyboardInterrupt and
+        // returns nothing (`interruptible`), so what is filled then does not matter.
+        let run =
+            chunk_shots(first).map(|shots| run_batch_until(board, physics, &shots, cancel).items);
         let run: Vec<Result<Outcome, InputError>> = match run {
             Ok(results) => results
                 .into_iter()

@@ -5,13 +5,13 @@
 //! `KeyboardInterrupt`.
 
 use crokinole::InputError;
+use crokinole::cancel::Cancel;
 use crokinole::io::FileKind;
 use pyo3::create_exception;
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::{PyErr, Python};
 use std::io::Read;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{RecvTimeoutError, channel};
 use std::time::Duration;
 
@@ -85,16 +85,25 @@ pub fn on_pool<T: Send>(threads: Option<usize>, f: impl FnOnce() -> T + Send) ->
 const SIGNAL_POLL: Duration = Duration::from_millis(50);
 
 /// Runs `work` without the GIL on a thread of its own while the calling thread watches
-/// Python's signals: a Ctrl-C (SIGINT, or a Jupyter kernel's interrupt) sets the flag
-/// `work` is given, and once `work` has stopped the exception the signal's handler raised
-/// (`KeyboardInterrupt`) is returned in place of its result. `work` decides where it can
-/// stop (a study between chunks); Python's handlers only run on the main thread, so from
-/// another thread `work` runs to its end as before.
+/// Python's signals every [`SIGNAL_POLL`]: a Ctrl-C (SIGINT, or a Jupyter kernel's
+/// interrupt) cancels the [`Cancel`] `work` is given, and once `work` has stopped the
+/// exception the signal's handler raised (`KeyboardInterrupt`) is returned in place of its
+/// result. The engine checks the cancel within every shot (a study within its samples, a
+/// game between and within shots, the planner between candidates), so `work` ends within a
+/// fraction of a second. Python's handlers only run on the main thread, so from another
+/// thread `work` runs to its end as before.
+///
+/// Called on a worker of a rayon pool (a Python strategy that calls the engine during
+/// `play`), `work` runs right there without the GIL and without a watcher: the outer call
+/// watches, and a thread of its own would wait for the very pool it blocks.
 pub fn interruptible<T: Send>(
     py: Python<'_>,
-    work: impl FnOnce(&AtomicBool) -> T + Send,
+    work: impl FnOnce(&Cancel) -> T + Send,
 ) -> Result<T, PyErr> {
-    let stop = AtomicBool::new(false);
+    if rayon::current_thread_index().is_some() {
+        return Ok(py.detach(|| work(&Cancel::never())));
+    }
+    let stop = Cancel::new();
     let mut raised = None;
     let out = py.detach(|| {
         std::thread::scope(|scope| {
@@ -110,7 +119,7 @@ pub fn interruptible<T: Send>(
                     Err(RecvTimeoutError::Timeout) if raised.is_none() => {
                         if let Err(e) = Python::attach(|py| py.check_signals()) {
                             raised = Some(e);
-                            stop.store(true, Ordering::Relaxed);
+                            stop.cancel();
                         }
                     }
                     Err(RecvTimeoutError::Timeout) => {}

@@ -21,7 +21,6 @@ use numpy::ndarray::Array2;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 use std::sync::Mutex;
-use std::sync::atomic::Ordering;
 
 /// Registers this module's functions.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -267,10 +266,10 @@ fn play(
     let played = interruptible(py, |stop| {
         on_pool(threads, || {
             if games == 1 {
-                config.play(0).map(|log| game_log_json(&log))
+                config.play_until(0, stop).map(|log| game_log_json(&log))
             } else {
                 config
-                    .play_many_until(games, || (), || stop.load(Ordering::Relaxed))
+                    .play_many_until(games, || (), stop)
                     .map(|s| games_summary_json(&s))
             }
         })

@@ -11,7 +11,7 @@ use crate::errors::{error, input_error, interruptible, of_kind, on_pool};
 use crokinole::InputError;
 use crokinole::io::{FileKind, Layout, parse_plan, parse_summary};
 use crokinole::jobs;
-use crokinole::jobs::simulate::{ShotFile, SimulateOptions, simulate};
+use crokinole::jobs::simulate::{ShotFile, SimulateOptions, simulate_until};
 use crokinole::montecarlo::{CHUNK, PlayerFlick, Sampling, ShotClass};
 use crokinole::plan::{Budget, Objective, PlanConfig};
 use crokinole::render::{CloudView, heatmap_svg, shot_svg, study_cloud_svg};
@@ -22,7 +22,6 @@ use numpy::ndarray::{Array1, Array2};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use std::sync::atomic::Ordering;
 
 /// Registers this module's functions.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -80,13 +79,13 @@ fn simulate_file(
     if trace == Some(0) {
         return Err(error("field `trace`: must be at least 1, got 0"));
     }
-    let simulated = py
-        .detach(|| {
-            on_pool(threads, || {
-                simulate(&file, SimulateOptions { rules, trace })
-            })
-        })?
-        .map_err(input_error)?;
+    // Ctrl-C stops the batch within a shot (KeyboardInterrupt; nothing is returned).
+    let (simulated, _) = interruptible(py, |stop| {
+        on_pool(threads, || {
+            simulate_until(&file, SimulateOptions { rules, trace }, stop)
+        })
+    })??
+    .map_err(input_error)?;
     Ok(simulated.text(Layout::Compact))
 }
 
@@ -234,7 +233,7 @@ fn study<'py>(
                     }
                     Ok::<(), std::convert::Infallible>(())
                 },
-                || stop.load(Ordering::Relaxed),
+                stop,
             );
             (tally, cols)
         })
@@ -338,9 +337,11 @@ fn suggest(
         top,
         grid: true,
     };
-    let plan = py
-        .detach(|| on_pool(threads, || jobs::plan::plan(&request, &config)))?
-        .map_err(input_error)?;
+    // Ctrl-C stops the search between and within its evaluations (KeyboardInterrupt).
+    let plan = interruptible(py, |stop| {
+        on_pool(threads, || jobs::plan::plan_until(&request, &config, stop))
+    })??
+    .map_err(input_error)?;
     Ok(jobs::plan::text(&plan, Layout::Readable))
 }
 

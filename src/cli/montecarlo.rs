@@ -111,7 +111,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
                     _ => Ok(()),
                 }
             },
-            || signals.caught().is_some(),
+            signals.cancel(),
         )
     });
     let tally = match tally {
@@ -144,7 +144,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
     write_output(output, |w| w.write_all(text.as_bytes()))
 }
 
-/// The end of a `montecarlo` run a signal stopped between chunks: the samples file already
+/// The end of a `montecarlo` run a signal stopped: the samples file already
 /// holds every finished sample; print the summary of the finished samples (the study of
 /// that many samples, marked `stopped`) and say so. A shard prints no state: a state must
 /// cover its shard's whole range for `merge`, so the shard has to run again.
@@ -169,6 +169,7 @@ fn stopped_study(
                 tally.done
             );
         }
+        None if !sharded => message += "; no sample finished, so there is no summary",
         _ => {
             message += "; a shard's state must cover its whole range, so none is written: run the shard again"
         }
@@ -177,7 +178,7 @@ fn stopped_study(
 }
 
 /// The samples file: lines collect in memory and go to the file a chunk at a time, so a
-/// run stopped between chunks ([`StopSignals`]) leaves whole lines of finished samples. A
+/// run stopped by a signal ([`StopSignals`]) leaves whole lines of finished samples. A
 /// process killed outright (`kill -9`) can be cut inside a chunk's write (the kernel
 /// copies a large write page by page and gives up at a fatal signal): every line ending in
 /// a newline is then a whole finished sample, and the last, cut one has no newline.

@@ -99,7 +99,12 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let games = args.games;
     let text = if games == 1 {
         let progress = Progress::spinner("playing 1 game");
-        let log = pool.install(|| config.play(0));
+        let signals = StopSignals::watch()?;
+        let log = pool.install(|| config.play_until(0, signals.cancel()));
+        if let Err(PlayError::Stopped { .. }) = log {
+            progress.abandon();
+            return Err(signals.stopped("0 of 1 game: a stopped game is not counted".into()));
+        }
         if log.is_ok() {
             progress.finish(|took| format!("1 game in {}", human_duration(took)));
         } else {
@@ -107,13 +112,18 @@ pub fn run(args: Args) -> Result<(), Failure> {
         }
         log.map(|log| game_log_json(&log))
     } else {
-        // Ctrl-C stops between chunks of games (`play_many_until`).
+        // Ctrl-C stops the games under way within a shot (`play_many_until`).
         let progress = Progress::bar(games, "games");
         let signals = StopSignals::watch()?;
-        let summary = pool.install(|| {
-            config.play_many_until(games, || progress.inc(1), || signals.caught().is_some())
-        });
+        let summary =
+            pool.install(|| config.play_many_until(games, || progress.inc(1), signals.cancel()));
         match &summary {
+            Ok(s) if s.stopped.is_some() && s.games == 0 => {
+                progress.abandon();
+                return Err(signals.stopped(format!(
+                    "0 of {games} games: a stopped game is not counted, so there is no summary"
+                )));
+            }
             Ok(s) if s.stopped.is_some() => {
                 progress.abandon();
                 let text = laid_out(games_summary_json(s), layout);

@@ -1,20 +1,27 @@
-//! Ctrl-C, SIGTERM and SIGHUP during a long run (`montecarlo`, `play --games N`):
-//! [`StopSignals`] notes the first so the run stops between chunks and summarises what
-//! finished; a second ends the process at once.
+//! Ctrl-C, SIGTERM and SIGHUP during a long run (`montecarlo`, `play`, `suggest`,
+//! `simulate`): [`StopSignals`] notes the first and cancels the run's
+//! [`Cancel`](crokinole::cancel::Cancel), which the engine checks within every shot, so
+//! the run stops within a fraction of a second and reports what finished; a second ends
+//! the process at once.
 
 use super::failure::Failure;
+use crokinole::cancel::Cancel;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// Ctrl-C (SIGINT), SIGTERM (a scheduler's time limit) and SIGHUP (a closed terminal)
-/// while `montecarlo` or `play --games N` runs: the first asks the run to stop after the
-/// chunk under way ([`Study::run_until`](crokinole::montecarlo::Study::run_until); `play`
-/// between chunks of games), so the samples file ends on a whole line and what finished is
-/// summarised; a second ends the process at once, as it would have without this. `kill -9`
-/// cannot be caught: see [`SampleLines`](crate::montecarlo::SampleLines).
+/// while a long command runs: the first cancels [`StopSignals::cancel`], which the run
+/// watches ([`Study::run_until`](crokinole::montecarlo::Study::run_until) between and
+/// within samples, `play` between and within shots, the planner between candidates, a
+/// batch between and within shots), so it stops within a fraction of a second, the samples
+/// file ends on a whole line and what finished is reported; a second ends the process at
+/// once, as it would have without this. `kill -9` cannot be caught: see
+/// [`SampleLines`](crate::montecarlo::SampleLines).
 pub struct StopSignals {
     /// The number of the first signal caught, 0 while none.
     caught: Arc<AtomicUsize>,
+    /// Cancelled by the first signal.
+    cancel: Cancel,
 }
 
 /// The signals [`StopSignals`] watches, with their names.
@@ -46,7 +53,15 @@ impl StopSignals {
                 })
                 .map_err(|e| Failure::Io(format!("cannot watch for Ctrl-C: {e}")))?;
         }
-        Ok(StopSignals { caught })
+        Ok(StopSignals {
+            caught,
+            cancel: Cancel::on_flag(again),
+        })
+    }
+
+    /// The request the first signal makes: hand it (or a clone) to the run.
+    pub fn cancel(&self) -> &Cancel {
+        &self.cancel
     }
 
     /// The failure of a run this stopped after `what` (`8192 of 100000 samples...`):

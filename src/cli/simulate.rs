@@ -5,6 +5,7 @@
 use super::args::{LayoutArg, Output, Threads, ruleset_parser};
 use super::failure::Failure;
 use super::output::{read_input, write_output};
+use super::signals::StopSignals;
 use crokinole::jobs::simulate::{
     HELD_BYTES, ShotSource, SimulateOptions, StreamFailure, StreamOutput, Text, check_stream,
     simulate_stream,
@@ -78,26 +79,38 @@ pub fn run(a: Args) -> Result<(), Failure> {
     };
     let checked = check_stream(source, options.rules).map_err(Failure::Input)?;
     let pool = a.threads.pool()?;
+    let signals = StopSignals::watch()?;
     let output = if a.csv {
         StreamOutput::Csv
     } else {
         StreamOutput::Json(a.layout.layout())
     };
-    let mut failed = None;
+    let (mut failed, mut shots) = (None, 0);
     let written = write_output(a.output.path(), |w| {
-        simulate_stream(source, &checked, options, output, Some(&pool), w).map_err(|e| match e {
-            StreamFailure::Io(e) => e,
-            StreamFailure::Input(e) => {
-                let io = std::io::Error::other(e.to_string());
-                failed = Some(e);
-                io
-            }
-        })
+        let cancel = signals.cancel();
+        simulate_stream(source, &checked, options, output, Some(&pool), cancel, w)
+            .map(|n| shots = n)
+            .map_err(|e| match e {
+                StreamFailure::Io(e) => e,
+                StreamFailure::Input(e) => {
+                    let io = std::io::Error::other(e.to_string());
+                    failed = Some(e);
+                    io
+                }
+            })
     });
     match failed {
         Some(e) => Err(Failure::Input(e)),
         None => written,
+    }?;
+    if shots < checked.shots {
+        // Ctrl-C: the output holds the outcomes of the shots that finished, in order.
+        return Err(signals.stopped(format!(
+            "{shots} of {} shots; the output holds the outcomes of the shots that finished, in order",
+            checked.shots,
+        )));
     }
+    Ok(())
 }
 
 /// A regular file on disk, opened again for each reading.

@@ -5,6 +5,7 @@ use super::args::{LayoutArg, Output, Threads, budget_parser, named};
 use super::failure::Failure;
 use super::output::{read_input_of, write_output};
 use super::progress::{Progress, count_of, human_duration};
+use super::signals::StopSignals;
 use crokinole::jobs;
 use crokinole::plan::Objective;
 use std::path::PathBuf;
@@ -58,7 +59,8 @@ pub fn run(a: Args) -> Result<(), Failure> {
     note_blocked_offsets(&request);
     let pool = threads.pool()?;
     let progress = Progress::spinner("planning");
-    let plan = pool.install(|| jobs::plan::plan(&request, &config));
+    let signals = StopSignals::watch()?;
+    let plan = pool.install(|| jobs::plan::plan_until(&request, &config, signals.cancel()));
     let plan = match plan {
         Ok(plan) => plan,
         Err(e) => {
@@ -66,6 +68,25 @@ pub fn run(a: Args) -> Result<(), Failure> {
             return Err(Failure::Input(e));
         }
     };
+    if plan.stopped {
+        // Ctrl-C: the best so far, marked `"stopped": true`, if any candidate finished.
+        progress.abandon();
+        let what = if plan.top.is_empty() {
+            format!(
+                "{} samples, before any candidate was evaluated",
+                plan.samples_used
+            )
+        } else {
+            let text = jobs::plan::text(&plan, layout);
+            write_output(output, |w| w.write_all(text.as_bytes()))?;
+            format!(
+                "{} samples; the plan printed is the best so far (marked \"stopped\": true), \
+                 with no final evaluation",
+                plan.samples_used
+            )
+        };
+        return Err(signals.stopped(what));
+    }
     progress.finish(|took| {
         format!(
             "planned in {}: {} of a budget of {}",

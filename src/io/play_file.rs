@@ -59,6 +59,16 @@ struct LogShotJson {
     verdict: Obj<VerdictJson>,
     #[serde(default)]
     round_end: bool,
+    // Not needed for a replay, but shown by the page (`crokinole serve`): checked for
+    // their types, so no text in their place reaches it.
+    #[serde(default, rename = "round")]
+    _round: Option<u64>,
+    #[serde(default, rename = "team")]
+    _team: Option<u8>,
+    #[serde(default, rename = "round_totals")]
+    _round_totals: Option<[i64; 2]>,
+    #[serde(default, rename = "score")]
+    _score: Option<[i64; 2]>,
 }
 
 /// A logged shot's `start` (a shot file's `shooter`).
@@ -85,7 +95,9 @@ struct PlacedJson {
 
 /// Parses a game log's text (`crokinole play --games 1`, docs/play.md) into what a replay
 /// needs ([`LoggedGame`]): `players`, `ruleset` and, per shot, `seat`, `start`,
-/// `verdict.position` and `round_end`; other keys are not read. Errors name the field as
+/// `verdict.position` and `round_end`; `round`, `team`, `round_totals` and `score`, when
+/// present, must be a whole number, a team and pairs of whole numbers; other keys are not
+/// read. Errors name the field as
 /// in the log (`shots[3].start.pos`), with the line and column of JSON errors. The
 /// positions are not checked against the board here: the shots they make are
 /// ([`LoggedGame::shot_entries`], then the engine's checks).

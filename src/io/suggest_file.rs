@@ -205,6 +205,10 @@ struct BudgetOut {
     /// Present (`true`) only when a time budget ran out and stages were skipped.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     time_up: bool,
+    /// Present (`true`) only when the search was stopped (Ctrl-C, a server's time
+    /// budget): `top` is then the best so far, with no final evaluation.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    stopped: bool,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -250,6 +254,7 @@ pub fn plan_json(plan: &Plan) -> String {
                 Budget::Samples(_) => None,
             },
             time_up: plan.time_up,
+            stopped: plan.stopped,
         },
         samples_used: plan.samples_used,
         stages: plan
@@ -390,6 +395,7 @@ pub fn parse_plan(text: &str) -> Result<Plan, InputError> {
         budget_samples: p.budget.samples,
         samples_used: p.samples_used,
         time_up: p.budget.time_up,
+        stopped: p.budget.stopped,
         stages: p
             .stages
             .into_iter()

@@ -2,7 +2,8 @@
 //! simulated with a trace and judged by the rules when the study has a rule set, and what
 //! it counts for. `crokinole flick` and `POST /api/shot` and `/api/shotfile` are this job.
 
-use super::simulate::{ShotFile, SimulateOptions, Simulated, simulate};
+use super::simulate::{ShotFile, SimulateOptions, Simulated, simulate_until};
+use crate::cancel::Cancel;
 use crate::error::InputError;
 use crate::io::shot_file_json;
 use crate::montecarlo::{SampleResult, Study};
@@ -22,9 +23,21 @@ pub struct Flicked {
 }
 
 /// Plays `study`'s intended flick, traced every `every` steps: the shot of a shot file
-/// with the study's board and physics, simulated as [`simulate`] does (so its outcome
+/// with the study's board and physics, simulated as [`super::simulate::simulate`] does (so its outcome
 /// file is what `crokinole simulate` prints for that shot file), then assessed.
 pub fn flick(study: &Study, every: u32) -> Result<Flicked, InputError> {
+    match flick_until(study, every, &Cancel::never())? {
+        Some(f) => Ok(f),
+        None => unreachable!("Cancel::never was cancelled"),
+    }
+}
+
+/// [`flick`] stopped by `cancel` while the shot runs: `Ok(None)` if it was.
+pub fn flick_until(
+    study: &Study,
+    every: u32,
+    cancel: &Cancel,
+) -> Result<Option<Flicked>, InputError> {
     let spec = study.spec();
     let s = &spec.situation;
     let entry = intended_entry(study);
@@ -33,19 +46,23 @@ pub fn flick(study: &Study, every: u32) -> Result<Flicked, InputError> {
         physics: s.physics.clone(),
         entries: vec![entry.clone()],
     };
-    let simulated = simulate(
+    let (simulated, stopped) = simulate_until(
         &file,
         SimulateOptions {
             rules: spec.ruleset,
             trace: Some(every),
         },
+        cancel,
     )?;
+    if stopped.is_some() {
+        return Ok(None);
+    }
     let result = study.assess(&spec.flick, &simulated.outcomes[0])?;
-    Ok(Flicked {
+    Ok(Some(Flicked {
         entry,
         simulated,
         result,
-    })
+    }))
 }
 
 /// The shot of `study`'s intended flick as a shot file's entry: the position, the

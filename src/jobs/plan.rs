@@ -3,6 +3,7 @@
 //! job.
 
 use super::of_kind;
+use crate::cancel::Cancel;
 use crate::error::InputError;
 use crate::io::{FileKind, Layout, laid_out, parse_suggest_file, plan_json};
 use crate::plan::{Plan, PlanConfig, Request};
@@ -16,6 +17,16 @@ pub fn read(text: &str) -> Result<Request, InputError> {
 /// Runs the planner on the current rayon pool (`crate::plan::suggest`).
 pub fn plan(request: &Request, config: &PlanConfig) -> Result<Plan, InputError> {
     crate::plan::suggest(request, config)
+}
+
+/// [`plan`] stopped by `cancel` (`crate::plan::suggest_until`): the best so far, marked
+/// `stopped`.
+pub fn plan_until(
+    request: &Request,
+    config: &PlanConfig,
+    cancel: &Cancel,
+) -> Result<Plan, InputError> {
+    crate::plan::suggest_until(request, config, cancel)
 }
 
 /// The plan's text in `layout`.

@@ -9,8 +9,9 @@
 //! chunk ([`chunk_size`]), whatever the file's size. Both give the same bytes (tested).
 
 use super::of_kind;
-use crate::batch::run_batch;
+use crate::batch::run_batch_until;
 use crate::board::Board;
+use crate::cancel::{Cancel, Cancelled};
 use crate::error::InputError;
 use crate::io::{
     EachShot, FileKind, Layout, OutcomeFile, OutcomeItem, StreamStop, StreamWriteError,
@@ -20,7 +21,8 @@ use crate::io::{
 use crate::params::Physics;
 use crate::rules::{Ruleset, ShotEntry, ShotVerdict, check_rules, judge_outcomes};
 use crate::shot::{Outcome, Shot};
-use crate::trace::{Trace, trace_batch, trace_shot};
+use crate::shot::{ShotError, run_shot_until};
+use crate::trace::{Trace, trace_batch_until, trace_shot_until};
 use crate::validate::{check_board, check_physics};
 use rayon::prelude::*;
 use std::io::{Read, Write};
@@ -111,37 +113,54 @@ impl Simulated {
 /// (traced if asked; a trace's outcome is bit for bit the plain run's); then, with rules,
 /// the outcomes are judged.
 pub fn simulate(file: &ShotFile, options: SimulateOptions) -> Result<Simulated, InputError> {
+    simulate_until(file, options, &Cancel::never()).map(|(s, _)| s)
+}
+
+/// [`simulate`] stopped by `cancel` between and within shots: the result of the first
+/// shots, in order, up to the first stopped one (judged with rules), and why it stopped.
+/// Uncancelled, exactly [`simulate`]'s.
+pub fn simulate_until(
+    file: &ShotFile,
+    options: SimulateOptions,
+    cancel: &Cancel,
+) -> Result<(Simulated, Option<Cancelled>), InputError> {
     let (board, physics, entries) = (&file.board, &file.physics, &file.entries);
     if let Some(ruleset) = options.rules {
         check_rules(board, physics, entries, ruleset)?;
     }
     let shots = file.shots();
-    let (outcomes, traces) = match options.trace {
+    let (outcomes, traces, stopped) = match options.trace {
         Some(every) => {
-            let traces = trace_batch(board, physics, &shots, every)
-                .into_iter()
-                .collect::<Result<Vec<_>, _>>()?;
+            let done = trace_batch_until(board, physics, &shots, every, cancel);
+            let traces = done.items.into_iter().collect::<Result<Vec<_>, _>>()?;
             (
                 traces.iter().map(|t| t.outcome.clone()).collect(),
                 Some(traces),
+                done.stopped,
             )
         }
-        None => (
-            run_batch(board, physics, &shots)
-                .into_iter()
-                .collect::<Result<Vec<_>, _>>()?,
-            None,
-        ),
+        None => {
+            let done = run_batch_until(board, physics, &shots, cancel);
+            let outcomes = done.items.into_iter().collect::<Result<Vec<_>, _>>()?;
+            (outcomes, None, done.stopped)
+        }
     };
     let verdicts = match options.rules {
-        Some(ruleset) => Some(judge_outcomes(board, physics, entries, &outcomes, ruleset)?),
+        Some(ruleset) => Some(judge_outcomes(
+            board,
+            physics,
+            &entries[..outcomes.len()],
+            &outcomes,
+            ruleset,
+        )?),
         None => None,
     };
-    Ok(Simulated {
+    let simulated = Simulated {
         outcomes,
         verdicts,
         traces,
-    })
+    };
+    Ok((simulated, stopped))
 }
 
 /// A shot file read from somewhere it can be read again from the start: the streamed job
@@ -399,14 +418,20 @@ pub enum StreamFailure {
 /// once (traced, judged, as asked), their outcomes written and dropped before the next
 /// chunk's are kept. The bytes are [`Simulated::text`]'s (or [`Simulated::csv`]'s) for the
 /// same file, whatever the chunk and the thread count.
+///
+/// Stops when `cancel` is cancelled (between and within shots, as [`simulate_until`]):
+/// the output then holds the outcomes of the first shots, in order, up to the first one
+/// stopped, and is a whole file of those. Returns how many shots it wrote: fewer than
+/// `checked.shots` exactly when it was stopped.
 pub fn simulate_stream<W: Write>(
     source: &dyn ShotSource,
     checked: &Checked,
     options: SimulateOptions,
     output: StreamOutput,
     pool: Option<&rayon::ThreadPool>,
+    cancel: &Cancel,
     w: W,
-) -> Result<(), StreamFailure> {
+) -> Result<usize, StreamFailure> {
     let threads = pool.map_or_else(rayon::current_num_threads, |p| p.current_num_threads());
     let size = chunk_size(options.trace.is_some(), threads);
     std::thread::scope(|scope| {
@@ -416,8 +441,10 @@ pub fn simulate_stream<W: Write>(
             checked,
             options,
             pool,
+            cancel,
             chunks: rx.into_iter(),
             first: 0,
+            stopped: false,
         };
         // With a pool of its own, chunk k + 1 is computed on it (from a thread of its own)
         // while this thread writes chunk k: the writing, serial, no longer idles the pool.
@@ -440,8 +467,12 @@ pub fn simulate_stream<W: Write>(
             };
         match output {
             StreamOutput::Json(layout) => {
+                let mut written = 0;
                 let items = chunks.flat_map(|chunk| match chunk {
-                    Ok(items) => items.into_iter().map(Ok).collect::<Vec<_>>(),
+                    Ok(items) => {
+                        written += items.len();
+                        items.into_iter().map(Ok).collect::<Vec<_>>()
+                    }
                     Err(e) => vec![Err(e)],
                 });
                 let mut w = std::io::BufWriter::with_capacity(1 << 16, w);
@@ -449,7 +480,8 @@ pub fn simulate_stream<W: Write>(
                     StreamWriteError::Items(e) => StreamFailure::Input(e),
                     StreamWriteError::Io(e) => StreamFailure::Io(e),
                 })?;
-                w.flush().map_err(StreamFailure::Io)
+                w.flush().map_err(StreamFailure::Io)?;
+                Ok(written)
             }
             StreamOutput::Csv => {
                 let mut w = w;
@@ -467,7 +499,8 @@ pub fn simulate_stream<W: Write>(
                     w.write_all(text.as_bytes()).map_err(StreamFailure::Io)?;
                     first += outcomes.len();
                 }
-                w.flush().map_err(StreamFailure::Io)
+                w.flush().map_err(StreamFailure::Io)?;
+                Ok(first)
             }
         }
     })
@@ -508,73 +541,104 @@ fn read_chunks(
     }
 }
 
-/// The chunks of shots run, in order: each chunk's items, or the first error.
+/// The chunks of shots run, in order: each chunk's items, or the first error; after a
+/// chunk `cancel` stopped (its items the finished prefix), none.
 struct ChunkRuns<'a, I> {
     checked: &'a Checked,
     options: SimulateOptions,
     pool: Option<&'a rayon::ThreadPool>,
+    cancel: &'a Cancel,
     chunks: I,
     first: usize,
+    stopped: bool,
 }
 
 impl<I: Iterator<Item = Result<Vec<ShotEntry>, InputError>>> Iterator for ChunkRuns<'_, I> {
     type Item = Result<Vec<OutcomeItem>, InputError>;
 
     fn next(&mut self) -> Option<Self::Item> {
+        if self.stopped || self.cancel.is_cancelled() {
+            self.stopped = true;
+            return None;
+        }
         let entries = match self.chunks.next()? {
             Ok(entries) => entries,
             Err(e) => return Some(Err(e)),
         };
         let first = self.first;
         self.first += entries.len();
-        let run = || run_chunk(self.checked, &entries, first, self.options);
-        Some(match self.pool {
+        let run = || run_chunk(self.checked, &entries, first, self.options, self.cancel);
+        let ran = match self.pool {
             Some(pool) => pool.install(run),
             None => run(),
-        })
+        };
+        Some(ran.map(|(items, stopped)| {
+            self.stopped = stopped;
+            items
+        }))
     }
 }
 
 /// Runs `entries` (shots `first..` of the file) on the current rayon pool: outcomes, traces
-/// and verdicts as asked, in order, errors naming the file's shot.
+/// and verdicts as asked, in order, errors naming the file's shot. Stopped by `cancel`, the
+/// items of the shots before the first stopped one, and `true`.
 fn run_chunk(
     checked: &Checked,
     entries: &[ShotEntry],
     first: usize,
     options: SimulateOptions,
-) -> Result<Vec<OutcomeItem>, InputError> {
+    cancel: &Cancel,
+) -> Result<(Vec<OutcomeItem>, bool), InputError> {
     let (board, physics) = (&checked.board, &checked.physics);
-    let items: Vec<Result<OutcomeItem, InputError>> = entries
-        .par_iter()
-        .with_max_len(crate::batch::SPLIT)
-        .enumerate()
-        .map(|(k, e)| {
-            let in_shot = |x: InputError| x.in_shot(first + k);
-            Ok(match options.trace {
-                Some(every) => {
-                    let trace = trace_shot(board, physics, &e.shot, every).map_err(in_shot)?;
-                    OutcomeItem {
-                        outcome: trace.outcome.clone(),
-                        verdict: None,
-                        trace: Some(trace),
-                    }
+    // `Ok(None)`: the shot was stopped.
+    let ran: Vec<Result<Option<OutcomeItem>, InputError>> =
+        entries
+            .par_iter()
+            .with_max_len(crate::batch::SPLIT)
+            .enumerate()
+            .map(|(k, e)| {
+                let item =
+                    match options.trace {
+                        Some(every) => trace_shot_until(board, physics, &e.shot, every, cancel)
+                            .map(|trace| OutcomeItem {
+                                outcome: trace.outcome.clone(),
+                                verdict: None,
+                                trace: Some(trace),
+                            }),
+                        None => run_shot_until(board, physics, &e.shot, cancel).map(|outcome| {
+                            OutcomeItem {
+                                outcome,
+                                verdict: None,
+                                trace: None,
+                            }
+                        }),
+                    };
+                match item {
+                    Ok(item) => Ok(Some(item)),
+                    Err(ShotError::Cancelled(_)) => Ok(None),
+                    Err(ShotError::Input(x)) => Err(x.in_shot(first + k)),
                 }
-                None => OutcomeItem {
-                    outcome: crate::shot::run_shot(board, physics, &e.shot).map_err(in_shot)?,
-                    verdict: None,
-                    trace: None,
-                },
             })
-        })
-        .collect();
-    let mut items = items.into_iter().collect::<Result<Vec<_>, _>>()?;
+            .collect();
+    // The finished prefix, in order; an error before the first stopped shot is reported.
+    let mut items = Vec::with_capacity(ran.len());
+    let mut stopped = false;
+    for r in ran {
+        match r? {
+            Some(item) => items.push(item),
+            None => {
+                stopped = true;
+                break;
+            }
+        }
+    }
     if let Some(ruleset) = options.rules {
         let outcomes: Vec<Outcome> = items.iter().map(|i| i.outcome.clone()).collect();
-        let verdicts = judge_outcomes(board, physics, entries, &outcomes, ruleset)
+        let verdicts = judge_outcomes(board, physics, &entries[..items.len()], &outcomes, ruleset)
             .map_err(|e| in_file(e, first))?;
         for (item, verdict) in items.iter_mut().zip(verdicts) {
             item.verdict = Some(verdict);
         }
     }
-    Ok(items)
+    Ok((items, stopped))
 }

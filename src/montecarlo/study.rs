@@ -16,6 +16,7 @@ use super::skill::SkillLevel;
 use super::tally::Tally;
 use crate::batch::{DEFAULT_CHUNK, map_ordered_until};
 use crate::board::Board;
+use crate::cancel::{Cancel, Cancelled};
 use crate::disc::Disc;
 use crate::error::InputError;
 use crate::params::Physics;
@@ -282,6 +283,21 @@ impl Study {
 
     /// Runs `flick` from the position as sample `index`.
     pub fn run_flick(&self, index: u64, flick: PlayerFlick) -> Sample {
+        match self.run_flick_until(index, flick, &Cancel::never()) {
+            Ok(s) => s,
+            Err(never) => unreachable!("Cancel::never was cancelled: {never}"),
+        }
+    }
+
+    /// [`Study::run_flick`] that stops when `cancel` is cancelled (while the shot runs,
+    /// [`World::run_until`]): a stopped sample has no result.
+    pub fn run_flick_until(
+        &self,
+        index: u64,
+        flick: PlayerFlick,
+        cancel: &Cancel,
+    ) -> Result<Sample, Cancelled> {
+        cancel.check()?;
         // Every drawn parameter passed the engine's own checks; should a combination of
         // fall-backs still fail them, the sample plays the intended flick (checked in
         // `Study::new`), so no sample can be an error.
@@ -296,16 +312,16 @@ impl Study {
             }
         };
         // `shooter_disc` checked the disc against the position's world.
-        let outcome = outcome_from(&self.base, disc);
+        let outcome = outcome_from(&self.base, disc, cancel)?;
         let result = self
             .assess(&flick, &outcome)
             .expect("every sample's placement passes the rules (checked on the intended flick)");
-        Sample {
+        Ok(Sample {
             index,
             flick,
             outcome,
             result,
-        }
+        })
     }
 
     /// What the outcome of `flick` from the position counts for, as a sample counts it:
@@ -335,6 +351,16 @@ impl Study {
         self.run_flick(index, self.sample_flick(seed, index))
     }
 
+    /// [`Study::sample`] that stops when `cancel` is cancelled.
+    pub fn sample_until(
+        &self,
+        seed: u64,
+        index: u64,
+        cancel: &Cancel,
+    ) -> Result<Sample, Cancelled> {
+        self.run_flick_until(index, self.sample_flick(seed, index), cancel)
+    }
+
     /// The board score of teams 0 and 1 before the shot.
     pub fn score_before(&self) -> [i64; 2] {
         score_before(
@@ -362,21 +388,25 @@ impl Study {
         M: Fn(&Sample) -> T + Sync,
         S: FnMut(T) -> Result<(), E>,
     {
-        self.run_until(plan, chunk, map, sink, || false)
+        self.run_until(plan, chunk, map, sink, &Cancel::never())
     }
 
-    /// [`Study::run`] that asks `stop` after each chunk has gone to `sink`
-    /// ([`map_ordered_until`]) and, when it says yes, runs no more: the tally returned then
-    /// holds the finished chunks, the samples `plan.range.start..plan.range.start +
-    /// tally.done` ([`Tally::is_complete`] tells which). No chunk is left half done, so `stop` is
-    /// only asked between chunks (a user's Ctrl-C waits for the chunk under way).
+    /// [`Study::run`] that stops when `cancel` is cancelled: every sample checks it before
+    /// it starts and while its shot runs ([`World::run_until`]), and no chunk starts once
+    /// it is. The tally returned then holds the first samples of the range, in order, up
+    /// to the first stopped one: `plan.range.start..plan.range.start + tally.done`
+    /// ([`Tally::is_complete`] tells which), and `sink` has received exactly those, so a
+    /// samples file and the summary of the finished samples agree (the summary of the same
+    /// study with `--samples tally.done` when the range starts at 0). Samples after a
+    /// stopped one that happened to finish are dropped. A request is seen within
+    /// milliseconds, whatever a sample costs.
     pub fn run_until<T, E, M, S>(
         &self,
         plan: &Sampling,
         chunk: usize,
         map: M,
         mut sink: S,
-        stop: impl FnMut() -> bool,
+        cancel: &Cancel,
     ) -> Result<Tally, E>
     where
         T: Send,
@@ -390,12 +420,15 @@ impl Study {
             plan.range.clone(),
             chunk,
             |i| {
-                let s = self.sample(plan.seed, i);
-                (s.index, s.result, s.outcome.discs[shooter].pos, map(&s))
+                let s = self.sample_until(plan.seed, i, cancel)?;
+                Ok::<_, Cancelled>((s.index, s.result, s.outcome.discs[shooter].pos, map(&s)))
             },
-            stop,
+            || cancel.is_cancelled(),
         );
-        for (index, result, pos, item) in items {
+        for item in items {
+            let Ok((index, result, pos, item)) = item else {
+                break;
+            };
             tally.add(index, &result, pos);
             sink(item)?;
         }

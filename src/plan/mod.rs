@@ -82,6 +82,7 @@ pub use search::{AimAt, Candidate, Schedule};
 pub use setup::Setup;
 pub use space::{GridSpec, Space};
 
+use crate::cancel::Cancel;
 use crate::error::InputError;
 use crate::montecarlo::noise::mix;
 use crate::montecarlo::tally::Proportion;
@@ -204,6 +205,11 @@ pub struct Plan {
     /// A time budget ran out before the search was done: the refinement and race stages
     /// it left were skipped (the final evaluation always runs).
     pub time_up: bool,
+    /// A [`Cancel`] stopped the search before its end ([`suggest_until`]): `top` is then
+    /// the best so far, ranked on the statistics of the last stage that finished (or on
+    /// the rounds of samples of the coarse sweep every candidate finished), not a final
+    /// evaluation, and empty if not one round of the coarse sweep finished.
+    pub stopped: bool,
     /// The best flicks, best first.
     pub top: Vec<Suggestion>,
     /// The heat map, if swept.
@@ -218,18 +224,53 @@ pub struct Plan {
 /// The search is the four stages of the module documentation, one function each, run in
 /// order (methods of the private `Planner`, which holds what they share).
 pub fn suggest(request: &Request, config: &PlanConfig) -> Result<Plan, InputError> {
+    suggest_until(request, config, &Cancel::never())
+}
+
+/// [`suggest`] that stops when `cancel` is cancelled: every evaluation checks it between
+/// and within its samples, so the search stops within milliseconds and returns its best so
+/// far, marked [`Plan::stopped`]: the candidates of the last stage that finished (the
+/// coarse candidates on the rounds of samples all of them finished, if the coarse sweep
+/// did not) ranked on their statistics there, no final evaluation. Uncancelled, the plan
+/// is [`suggest`]'s.
+pub fn suggest_until(
+    request: &Request,
+    config: &PlanConfig,
+    cancel: &Cancel,
+) -> Result<Plan, InputError> {
     let setup = checked_setup(request, config)?;
     let (cands, cells) = coarse_candidates(&setup, &request.space, config.grid)?;
     let start = Instant::now();
-    let budget_samples = sample_budget(&setup, request, config, &cands)?;
+    let budget_samples = sample_budget(&setup, request, config, &cands, cancel)?;
     let noisy = request.situation.noise != Noise::NONE;
     let schedule = Schedule::new(budget_samples, cands.len(), config.top, noisy)?;
-    let mut planner = Planner::new(&setup, request, config, schedule, start);
+    let mut planner = Planner::new(&setup, request, config, schedule, start, cancel);
 
     let (coarse, grid) = planner.coarse_sweep(cands, &cells, config.grid);
-    let refined = planner.refine(coarse);
-    let raced = planner.race(refined.last);
-    let top = planner.final_evaluation(raced, refined.earlier, config.top);
+    let top = if planner.rounds.stopped {
+        best_so_far(&coarse, planner.rounds.objective, config.top)
+    } else {
+        let refined = planner.refine(coarse);
+        if planner.rounds.stopped {
+            best_so_far(&refined.last, planner.rounds.objective, config.top)
+        } else {
+            let last = Evaluated {
+                cands: refined.last.cands.clone(),
+                stats: refined.last.stats.clone(),
+            };
+            let raced = planner.race(refined.last);
+            let top = if planner.rounds.stopped {
+                Vec::new()
+            } else {
+                planner.final_evaluation(raced, refined.earlier, config.top)
+            };
+            if planner.rounds.stopped {
+                best_so_far(&last, planner.rounds.objective, config.top)
+            } else {
+                top
+            }
+        }
+    };
 
     let rounds = planner.rounds;
     Ok(Plan {
@@ -241,10 +282,20 @@ pub fn suggest(request: &Request, config: &PlanConfig) -> Result<Plan, InputErro
         budget_samples,
         samples_used: rounds.used,
         time_up: rounds.time_up,
+        stopped: rounds.stopped,
         stages: rounds.stages,
         top,
         grid,
     })
+}
+
+/// The best `top` of a stage that finished (or of a coarse sweep stopped part way, on the
+/// rounds of samples every candidate finished), ranked on that stage's statistics: the
+/// answer of a search stopped before its final evaluation ended.
+fn best_so_far(last: &Evaluated, objective: Objective, top: usize) -> Vec<Suggestion> {
+    let mut best = suggestions(&last.cands, &last.stats, objective, 0);
+    best.truncate(top);
+    best
 }
 
 /// The coarse sweep's candidates and the grid's cells ([`search::coarse`]); refused
@@ -312,6 +363,7 @@ impl<'s> Planner<'s> {
         config: &PlanConfig,
         schedule: Schedule,
         start: Instant,
+        cancel: &Cancel,
     ) -> Planner<'s> {
         Planner {
             setup,
@@ -330,6 +382,8 @@ impl<'s> Planner<'s> {
                     Budget::Samples(_) => None,
                 },
                 time_up: false,
+                cancel: cancel.clone(),
+                stopped: false,
             },
         }
     }
@@ -370,7 +424,7 @@ impl<'s> Planner<'s> {
         let (mut pool, mut pool_stats) = (coarse.cands, coarse.stats);
         let mut earlier = Vec::new();
         for (r, &share) in self.schedule.rounds.iter().enumerate() {
-            if self.rounds.out_of_time() {
+            if self.rounds.out_of_time() || self.rounds.stopped {
                 break;
             }
             let order = search::ranking(&pool_stats);
@@ -398,6 +452,10 @@ impl<'s> Planner<'s> {
             let s = self
                 .rounds
                 .run(format!("refine {}", r + 1), &next, m, 1 + r as u64);
+            if self.rounds.stopped {
+                // A round stopped part way: the last whole one stays the best so far.
+                break;
+            }
             earlier.push((std::mem::replace(&mut pool, next), order));
             pool_stats = s;
         }
@@ -444,7 +502,7 @@ impl<'s> Planner<'s> {
             .map(|&i| last.cands[i]);
         let raced = entrants.len();
         entrants.extend(rest);
-        let race = if self.rounds.out_of_time() {
+        let race = if self.rounds.out_of_time() || self.rounds.stopped {
             &[][..]
         } else {
             &self.schedule.race[..]
@@ -553,6 +611,7 @@ fn sample_budget(
     request: &Request,
     config: &PlanConfig,
     cands: &[Candidate],
+    cancel: &Cancel,
 ) -> Result<u64, InputError> {
     let t = match config.budget {
         Budget::Samples(n) => return Ok(n),
@@ -568,15 +627,20 @@ fn sample_budget(
         }
         // Chunk c: every `chunks`-th candidate from c, so each chunk samples the whole list.
         let chunk: Vec<Candidate> = cands.iter().skip(c).step_by(chunks).copied().collect();
-        let _ = search::evaluate(
+        let pilot = search::evaluate_until(
             setup,
             request.situation.noise,
             config.objective,
             &chunk,
             1,
             mix(config.seed, 1 << 20),
+            cancel,
         );
         ran += chunk.len();
+        if pilot.stopped.is_some() {
+            // Stopped in the pilot: the search that follows stops at once too.
+            break;
+        }
     }
     let per_shot = (clock.elapsed().as_secs_f64() / ran as f64).max(1e-9);
     let left = (t - clock.elapsed().as_secs_f64()).max(0.0);
@@ -618,6 +682,10 @@ struct Rounds<'s> {
     deadline: Option<Instant>,
     /// Whether a stage was skipped because the deadline had passed.
     time_up: bool,
+    /// Checked by every evaluation, between and within its samples.
+    cancel: Cancel,
+    /// Whether `cancel` stopped an evaluation: no later stage runs.
+    stopped: bool,
 }
 
 impl Rounds<'_> {
@@ -633,22 +701,40 @@ impl Rounds<'_> {
         self.time_up
     }
 
-    /// Evaluates `cands` with `m` samples each as stage `name`, seeded for `round`.
+    /// Evaluates `cands` with `m` samples each as stage `name`, seeded for `round`. Once
+    /// stopped (`cancel`), runs nothing; a stage stopped part way keeps every candidate's
+    /// statistics over the rounds of samples they all finished (all `None` if none did).
     fn run(&mut self, name: String, cands: &[Candidate], m: u32, round: u64) -> Vec<Option<Stats>> {
-        self.stages.push(Stage {
-            name,
-            candidates: cands.len(),
-            samples: m,
-        });
-        self.used += cands.len() as u64 * u64::from(m);
-        search::evaluate(
+        if self.stopped {
+            return vec![None; cands.len()];
+        }
+        let done = search::evaluate_until(
             self.setup,
             self.noise,
             self.objective,
             cands,
             m,
             mix(self.seed, round),
-        )
+            &self.cancel,
+        );
+        self.stopped = done.stopped.is_some();
+        // Stopped, every candidate has the same first `k` samples (`k` 0 when `items` is
+        // empty); the stage records those.
+        let k = if self.stopped {
+            let n = done.items.iter().flatten().map(|s| s.n).next().unwrap_or(0);
+            u32::try_from(n).unwrap_or(m)
+        } else {
+            m
+        };
+        self.stages.push(Stage {
+            name,
+            candidates: done.items.len(),
+            samples: k,
+        });
+        self.used += done.items.len() as u64 * u64::from(k);
+        let mut stats = done.items;
+        stats.resize(cands.len(), None);
+        stats
     }
 }
 

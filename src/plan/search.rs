@@ -48,11 +48,12 @@
 use super::objective::{Judged, Objective, Stats};
 use super::setup::Setup;
 use super::space::{Space, spread};
-use crate::batch::{DEFAULT_CHUNK, map_ordered};
+use crate::batch::{DEFAULT_CHUNK, Finished, map_ordered_until};
+use crate::cancel::{Cancel, CancelReason, Cancelled};
 use crate::error::InputError;
 use crate::montecarlo::flick::start_position;
 use crate::montecarlo::{FlickSampler, Noise, PlayerFlick};
-use crate::shot::{Flick, run_shot};
+use crate::shot::{Flick, ShotError, run_shot_until};
 use glam::DVec2;
 
 /// What a candidate aims at.
@@ -469,9 +470,10 @@ pub fn pick(
 /// candidate is [`FlickSampler::sample`](crate::montecarlo::FlickSampler::sample)`(seed, j)` of that candidate under
 /// `noise` (common random numbers: the same errors for every candidate), played as drawn
 /// if it is legal here and as intended otherwise, run by the engine, judged by the rules
-/// ([`Setup::judge`]). Shot `c m + j` of the batch is candidate `c`'s sample `j`; the
-/// batch runs on the current rayon pool through [`map_ordered`] and the results are folded
-/// serially in that order, so nothing depends on the thread count. `None` for a candidate
+/// ([`Setup::judge`]). Shot `j n + c` of the batch (of `n` candidates) is candidate
+/// `c`'s sample `j`; the batch runs on the current rayon pool through
+/// [`crate::batch::map_ordered`] and the results are folded serially, each candidate's
+/// in the order of `j`, so nothing depends on the thread count. `None` for a candidate
 /// one of whose samples the engine refused (never for a legal flick).
 pub fn evaluate(
     setup: &Setup,
@@ -481,31 +483,88 @@ pub fn evaluate(
     m: u32,
     seed: u64,
 ) -> Vec<Option<Stats>> {
+    let done = evaluate_until(setup, noise, objective, cands, m, seed, &Cancel::never());
+    done.items
+}
+
+/// [`evaluate`] that stops when `cancel` is cancelled (every sample checks it before and
+/// while its shot runs, and no chunk of samples starts once it is). The samples run round
+/// by round (sample `j` of every candidate, then sample `j + 1`), and a round counts only
+/// when all of it finished, so a stopped evaluation gives every candidate's statistics
+/// over the same first `k` samples (an empty `items` if not one round finished) and says
+/// it stopped. Each candidate's samples are folded in the order of `j` either way, so
+/// uncancelled, `items` is [`evaluate`]'s answer bit for bit.
+pub fn evaluate_until(
+    setup: &Setup,
+    noise: Noise,
+    objective: Objective,
+    cands: &[Candidate],
+    m: u32,
+    seed: u64,
+    cancel: &Cancel,
+) -> Finished<Option<Stats>> {
     let samplers: Vec<Option<FlickSampler>> = cands
         .iter()
         .map(|c| setup.sampler(c.flick, noise).ok())
         .collect();
+    let n = cands.len() as u64;
     let m64 = u64::from(m.max(1));
-    let total = cands.len() as u64 * m64;
-    let judged = map_ordered(0..total, DEFAULT_CHUNK, |i| {
-        let (c, j) = ((i / m64) as usize, i % m64);
+    let total = n * m64;
+    // Shot `j n + c` is candidate `c`'s sample `j`.
+    let sample = |i: u64| -> Result<Option<Judged>, Cancelled> {
+        let (c, j) = ((i % n) as usize, i / n);
         let cand = &cands[c];
-        let noisy = samplers[c].as_ref()?.sample(seed, j);
+        let Some(sampler) = samplers[c].as_ref() else {
+            return Ok(None);
+        };
+        let noisy = sampler.sample(seed, j);
         let flick = setup.legal(&noisy).unwrap_or(cand.start);
         let shot = setup.shot(flick);
-        let outcome = run_shot(setup.board(), setup.physics(), &shot).ok()?;
-        let verdict = setup.judge(&shot, &outcome)?;
-        Some(Judged::of(setup, &verdict))
-    });
+        let outcome = match run_shot_until(setup.board(), setup.physics(), &shot, cancel) {
+            Ok(o) => o,
+            Err(ShotError::Input(_)) => return Ok(None),
+            Err(ShotError::Cancelled(c)) => return Err(c),
+        };
+        Ok(setup
+            .judge(&shot, &outcome)
+            .map(|verdict| Judged::of(setup, &verdict)))
+    };
+    let judged = map_ordered_until(0..total, DEFAULT_CHUNK, sample, || cancel.is_cancelled());
     let mut stats: Vec<Option<Stats>> = vec![Some(Stats::default()); cands.len()];
-    for (i, j) in judged.enumerate() {
-        let c = i / m64 as usize;
-        match (j, &mut stats[c]) {
-            (Some(j), Some(s)) => s.add(objective, &j),
-            _ => stats[c] = None,
+    // The round under way, folded once whole.
+    let mut round: Vec<Option<Judged>> = Vec::with_capacity(cands.len());
+    let mut rounds = 0;
+    for j in judged {
+        let Ok(j) = j else { break };
+        round.push(j);
+        if round.len() == cands.len() {
+            for (c, j) in round.drain(..).enumerate() {
+                match (j, &mut stats[c]) {
+                    (Some(j), Some(s)) => s.add(objective, &j),
+                    _ => stats[c] = None,
+                }
+            }
+            rounds += 1;
         }
     }
-    stats
+    if rounds < m64 && !cands.is_empty() {
+        if rounds == 0 {
+            stats.clear();
+        }
+        return Finished {
+            items: stats,
+            stopped: Some(
+                cancel
+                    .check()
+                    .err()
+                    .unwrap_or(Cancelled(CancelReason::Requested)),
+            ),
+        };
+    }
+    Finished {
+        items: stats,
+        stopped: None,
+    }
 }
 
 /// How many samples each stage gets.

@@ -7,7 +7,7 @@
 //! is [`FlickSampler::sample`](crate::montecarlo::FlickSampler::sample) of the intended flick under the configuration's
 //! [`Noise`], with the game's execution seed and the shot's number in the game as the
 //! sample (so each parameter follows its Gaussian truncated to legal values, exactly as in
-//! `crokinole montecarlo`); the game plays it ([`Game::play_outcome`] after [`run_shot`]).
+//! `crokinole montecarlo`); the game plays it ([`Game::play_outcome`] after [`run_shot`](crate::run_shot)).
 //!
 //! Seeds (`mix` is [`mix`]): game `g` of a run with seed `s` has the game seed
 //! `G = mix(s, g)`; its first shooter is [`crate::rules::first_seat_from_seed`]`(G)`; the
@@ -17,6 +17,7 @@
 //! or many, for every thread count.
 
 use crate::board::Board;
+use crate::cancel::{Cancel, Cancelled};
 use crate::error::InputError;
 use crate::montecarlo::noise::mix;
 use crate::montecarlo::{Noise, PlayerFlick, SkillLevel};
@@ -26,7 +27,7 @@ use crate::rules::{
     Game, GameError, GameResult, RoundRecord, Ruleset, ShotVerdict, seats_in_play, team_of_seat,
     valid_players,
 };
-use crate::shot::{Flick, Outcome, run_shot};
+use crate::shot::{Flick, Outcome, ShotError, run_shot_until};
 use std::fmt;
 
 /// Tag of the decision seeds.
@@ -82,6 +83,13 @@ pub enum PlayError {
     },
     /// The run itself was refused (more than [`MAX_GAMES`](super::summary::MAX_GAMES) games).
     Input(InputError),
+    /// A [`Cancel`] stopped game `game` before its end: the game is not counted.
+    Stopped {
+        /// Game index.
+        game: u64,
+        /// Why.
+        why: Cancelled,
+    },
 }
 
 impl fmt::Display for PlayError {
@@ -90,6 +98,7 @@ impl fmt::Display for PlayError {
             PlayError::NoLegalFlick { game, error } => write!(f, "game {game}: {error}"),
             PlayError::Game { game, error } => write!(f, "game {game}: {error}"),
             PlayError::Input(e) => write!(f, "{e}"),
+            PlayError::Stopped { game, why } => write!(f, "game {game}: {why}"),
         }
     }
 }
@@ -375,10 +384,22 @@ impl PlayConfig {
     /// and [`PlayConfig::execute`] while [`PlayConfig::turn`] names a seat, then
     /// [`PlayConfig::finish`].
     pub fn play(&self, index: u64) -> Result<GameLog, PlayError> {
+        self.play_until(index, &Cancel::never())
+    }
+
+    /// [`PlayConfig::play`] that stops when `cancel` is cancelled: it is checked before and
+    /// after each decision (the strategies' batches and searches watch it too,
+    /// [`Turn::cancel`]) and while each shot runs, so a game stops within milliseconds of
+    /// the request, with [`PlayError::Stopped`]: a stopped game has no log. Uncancelled,
+    /// the log is [`PlayConfig::play`]'s.
+    pub fn play_until(&self, index: u64, cancel: &Cancel) -> Result<GameLog, PlayError> {
+        let stopped = |why| PlayError::Stopped { game: index, why };
         let mut game = self.start(index)?;
         while self.turn(&game).is_some() {
-            let decision = self.decide(&game)?;
-            self.execute(&mut game, decision)?;
+            cancel.check().map_err(stopped)?;
+            let decision = self.decide_until(&game, cancel)?;
+            cancel.check().map_err(stopped)?;
+            self.execute_until(&mut game, decision, cancel)?;
         }
         Ok(self.finish(game))
     }
@@ -410,8 +431,16 @@ impl PlayConfig {
     /// with the decision seed of the game's next shot ([`GameInPlay::decision_seed`]).
     /// Refuses a game that is over ([`GameError::Over`]).
     pub fn decide(&self, game: &GameInPlay) -> Result<Decision, PlayError> {
+        self.decide_until(game, &Cancel::never())
+    }
+
+    /// [`PlayConfig::decide`] whose strategy's work stops when `cancel` is cancelled
+    /// ([`Turn::cancel`]); the decision is then meaningless and must be thrown away.
+    fn decide_until(&self, game: &GameInPlay, cancel: &Cancel) -> Result<Decision, PlayError> {
         let index = game.index;
-        let turn = game.turn(&self.board, &self.physics)?;
+        let turn = game
+            .turn(&self.board, &self.physics)?
+            .with_cancel(cancel.clone());
         self.strategy_of(turn.seat())
             .choose(&turn)
             .map_err(|error| PlayError::NoLegalFlick { game: index, error })
@@ -426,6 +455,17 @@ impl PlayConfig {
         &self,
         game: &'g mut GameInPlay,
         decision: Decision,
+    ) -> Result<&'g ShotLog, PlayError> {
+        self.execute_until(game, decision, &Cancel::never())
+    }
+
+    /// [`PlayConfig::execute`] whose shot stops when `cancel` is cancelled
+    /// ([`PlayError::Stopped`]; the game is then left as it was before the shot).
+    fn execute_until<'g>(
+        &self,
+        game: &'g mut GameInPlay,
+        decision: Decision,
+        cancel: &Cancel,
     ) -> Result<&'g ShotLog, PlayError> {
         let (index, number) = (game.index, game.shots.len() as u64);
         let game_err = |error| PlayError::Game { game: index, error };
@@ -451,8 +491,11 @@ impl PlayConfig {
             Some(flick) => (executed, flick),
             None => (decision.flick, intended),
         };
-        let outcome = run_shot(board, physics, &game.game.shot(flick))
-            .map_err(|e| game_err(GameError::Input(e)))?;
+        let outcome = match run_shot_until(board, physics, &game.game.shot(flick), cancel) {
+            Ok(o) => o,
+            Err(ShotError::Input(e)) => return Err(game_err(GameError::Input(e))),
+            Err(ShotError::Cancelled(why)) => return Err(PlayError::Stopped { game: index, why }),
+        };
         let record = game
             .game
             .play_outcome(seat, flick, &outcome, board, physics)

@@ -6,6 +6,7 @@
 //! division of exact integer sums at the end, so the summary does not depend on the thread
 //! count. `crate::io::games_summary_json` writes it as JSON.
 
+use crate::cancel::Cancel;
 use crate::error::InputError;
 use crate::montecarlo::tally::{Proportion, Stopped};
 use crate::play::run::{GAMES_CHUNK, GameLog, NoiseLog, PlayConfig, PlayError, SeatLog};
@@ -140,18 +141,20 @@ impl PlayConfig {
     /// game order into the [`GamesSummary`]. The first failing game (in game order) stops the
     /// run with its error. Identical for every thread count.
     pub fn play_many(&self, games: u64) -> Result<GamesSummary, PlayError> {
-        self.play_many_until(games, || (), || false)
+        self.play_many_until(games, || (), &Cancel::never())
     }
 
     /// [`PlayConfig::play_many`], calling `on_game` on the worker as each game ends (a
-    /// progress bar) and asking `stop` between chunks: when it says yes, no more games run
-    /// and the summary is that of the games finished, marked [`Stopped`] (game `g` depends
-    /// on the seed and `g` alone, so it is the summary of that many games).
+    /// progress bar) and stopped by `cancel` ([`PlayConfig::play_until`]: between shots
+    /// and within them, so within milliseconds): the summary is then that of the first
+    /// games, in order, up to the first stopped one, marked [`Stopped`] (game `g` depends
+    /// on the seed and `g` alone, so it is the summary of that many games); a stopped game
+    /// is not counted.
     pub fn play_many_until(
         &self,
         games: u64,
         on_game: impl Fn() + Sync,
-        stop: impl FnMut() -> bool,
+        cancel: &Cancel,
     ) -> Result<GamesSummary, PlayError> {
         if !(1..=MAX_GAMES).contains(&games) {
             return Err(PlayError::Input(InputError::new(
@@ -161,12 +164,16 @@ impl PlayConfig {
         }
         let mut tally = SummaryTally::default();
         let played = |g| {
-            let stats = self.play(g).map(|log| GameStats::of(&log));
+            let stats = self.play_until(g, cancel).map(|log| GameStats::of(&log));
             on_game();
             stats
         };
+        let stop = || cancel.is_cancelled();
         for s in crate::batch::map_ordered_until(0..games, GAMES_CHUNK, played, stop) {
-            tally.add(&s?);
+            match s {
+                Err(PlayError::Stopped { .. }) => break,
+                s => tally.add(&s?),
+            }
         }
         let mut summary = tally.summary(self);
         if tally.games < games {

@@ -8,8 +8,11 @@
 //! request is a command line without a shell. Every request is bounded before any work
 //! starts ([`Limits`]): shots, discs, steps per shot, trace points, samples, planner
 //! budget; a request over a bound is refused with 400 and a message naming the bound.
+//! The work itself watches a [`Cancel`] (the server's per-request time budget, a client
+//! gone): stopped, an endpoint answers 503 ([`Reply::stopped`]), never part of an answer.
 
 use crate::Board;
+use crate::cancel::{Cancel, CancelReason, Cancelled};
 use crate::error::InputError;
 use crate::io::{Layout, flick_answer_json, params_json, sizes, skills_json};
 use crate::jobs::simulate::{ShotFile, SimulateOptions};
@@ -103,6 +106,20 @@ impl Reply {
     /// 400 for bad input.
     pub fn bad(message: impl std::fmt::Display) -> Reply {
         Reply::error(400, message)
+    }
+
+    /// 503 for work a [`Cancel`] stopped: the request's time budget ran out (the usual
+    /// case: the server's `--budget`), or the client went away (then nobody reads it).
+    pub fn stopped(why: Cancelled) -> Reply {
+        match why.0 {
+            CancelReason::Deadline => Reply::error(
+                503,
+                "the request's time budget ran out before the work was done (nothing of it \
+                 is answered): send less work (fewer shots or samples, a smaller budget, \
+                 shorter shots) or start the server with a larger --budget",
+            ),
+            CancelReason::Requested => Reply::error(503, "the request was stopped"),
+        }
     }
 }
 
@@ -217,6 +234,11 @@ fn text(body: &[u8]) -> Result<&str, Reply> {
     })
 }
 
+/// Why `cancel` stopped the work (it was cancelled when this is asked).
+fn stopped_by(cancel: &Cancel) -> Cancelled {
+    Cancelled(cancel.reason().unwrap_or(CancelReason::Requested))
+}
+
 /// An input error as 400, its message prefixed with what was being read.
 fn refused(what: &str) -> impl Fn(InputError) -> Reply + '_ {
     move |e| Reply::bad(format!("{what}: {e}"))
@@ -316,7 +338,7 @@ fn check_trace(
 /// `POST /api/simulate?rules=R&trace=N`: a shot file in, the outcome file out, byte for
 /// byte what `crokinole simulate FILE --compact [--rules --ruleset R] [--trace N]` prints
 /// (the same job, [`simulate::simulate`]).
-pub fn simulate(query: &Query, body: &[u8], limits: &Limits) -> Reply {
+pub fn simulate(query: &Query, body: &[u8], limits: &Limits, cancel: &Cancel) -> Reply {
     let run = || -> Result<Reply, Reply> {
         query.only(&["rules", "trace"])?;
         let rules = query.ruleset("rules")?;
@@ -329,8 +351,12 @@ pub fn simulate(query: &Query, body: &[u8], limits: &Limits) -> Reply {
             let discs: Vec<usize> = file.entries.iter().map(|e| e.shot.discs.len()).collect();
             check_trace(&file.physics, &discs, every, limits)?;
         }
-        let simulated = simulate::simulate(&file, SimulateOptions { rules, trace })
-            .map_err(refused("shot file"))?;
+        let (simulated, stopped) =
+            simulate::simulate_until(&file, SimulateOptions { rules, trace }, cancel)
+                .map_err(refused("shot file"))?;
+        if let Some(why) = stopped {
+            return Err(Reply::stopped(why));
+        }
         Ok(Reply::json(simulated.text(Layout::Compact)))
     };
     run().unwrap_or_else(|e| e)
@@ -355,14 +381,16 @@ const STUDY_SHOT: &str = "the intended flick of a study (crokinole serve)";
 /// `ruleset`, `--rules`), and the score: `{"team", "class", "change", "before"}`, the shot
 /// disc's class and the change in score difference as a Monte Carlo sample of the study
 /// counts them, and the board score of both teams before.
-pub fn shot(query: &Query, body: &[u8], limits: &Limits) -> Reply {
+pub fn shot(query: &Query, body: &[u8], limits: &Limits, cancel: &Cancel) -> Reply {
     let run = || -> Result<Reply, Reply> {
         query.only(&["trace"])?;
         let every = query.number("trace", 10, 1, 1_000_000)? as u32;
         let study = read_study(text(body)?, limits)?;
         let s = &study.spec().situation;
         check_trace(&s.physics, &[s.discs.len()], every, limits)?;
-        let played = flick::flick(&study, every).map_err(refused("shot"))?;
+        let played = flick::flick_until(&study, every, cancel)
+            .map_err(refused("shot"))?
+            .ok_or_else(|| Reply::stopped(stopped_by(cancel)))?;
         Ok(Reply::json(flick_answer_json(
             &flick::shot_file_text(&study, STUDY_SHOT),
             &played.simulated.file(),
@@ -377,7 +405,7 @@ pub fn shot(query: &Query, body: &[u8], limits: &Limits) -> Reply {
 /// `POST /api/shotfile`: a study file in, the shot file of its intended flick out (what
 /// the page saves as "shot file"), byte for byte as `crokinole flick --shot-out` writes
 /// it for the study.
-pub fn shotfile(query: &Query, body: &[u8], limits: &Limits) -> Reply {
+pub fn shotfile(query: &Query, body: &[u8], limits: &Limits, _cancel: &Cancel) -> Reply {
     let run = || -> Result<Reply, Reply> {
         query.only(&[])?;
         let study = read_study(text(body)?, limits)?;
@@ -389,17 +417,26 @@ pub fn shotfile(query: &Query, body: &[u8], limits: &Limits) -> Reply {
 /// `POST /api/montecarlo?samples=N&seed=S`: a study file in, the summary out, byte for
 /// byte what `crokinole montecarlo FILE --samples N --seed S --positions --compact`
 /// prints (defaults 10000 and 0; the page draws the positions).
-pub fn montecarlo(query: &Query, body: &[u8], limits: &Limits) -> Reply {
+pub fn montecarlo(query: &Query, body: &[u8], limits: &Limits, cancel: &Cancel) -> Reply {
     let run = || -> Result<Reply, Reply> {
         query.only(&["samples", "seed"])?;
         let samples = query.number("samples", 10_000, 1, limits.max_samples)?;
         let seed = query.number("seed", 0, 0, u64::MAX)?;
         let study = read_study(text(body)?, limits)?;
         let sampling = Sampling::new(seed, samples, None).map_err(refused("samples"))?;
-        let summary = study
-            .tally(&sampling)
-            .summary()
-            .map_err(refused("summary"))?;
+        let tally = study
+            .run_until(
+                &sampling,
+                crate::montecarlo::CHUNK,
+                |_| (),
+                |()| Ok::<(), std::convert::Infallible>(()),
+                cancel,
+            )
+            .unwrap_or_else(|never| match never {});
+        if !tally.is_complete() {
+            return Err(Reply::stopped(stopped_by(cancel)));
+        }
+        let summary = tally.summary().map_err(refused("summary"))?;
         Ok(Reply::json(study::summary_text(
             summary,
             true,
@@ -412,7 +449,7 @@ pub fn montecarlo(query: &Query, body: &[u8], limits: &Limits) -> Reply {
 /// `POST /api/suggest?budget=N|Ts&top=K&seed=S&objective=O`: a suggest file in, the plan
 /// out, byte for byte what `crokinole suggest FILE --compact` prints with the same flags
 /// (defaults 20000, 5, 0, score).
-pub fn suggest(query: &Query, body: &[u8], limits: &Limits) -> Reply {
+pub fn suggest(query: &Query, body: &[u8], limits: &Limits, cancel: &Cancel) -> Reply {
     let run = || -> Result<Reply, Reply> {
         query.only(&["budget", "top", "seed", "objective"])?;
         let budget: Budget = query
@@ -453,7 +490,10 @@ pub fn suggest(query: &Query, body: &[u8], limits: &Limits) -> Reply {
             top,
             grid: true,
         };
-        let planned = plan::plan(&request, &config).map_err(refused("suggest"))?;
+        let planned = plan::plan_until(&request, &config, cancel).map_err(refused("suggest"))?;
+        if planned.stopped {
+            return Err(Reply::stopped(stopped_by(cancel)));
+        }
         Ok(Reply::json(plan::text(&planned, Layout::Compact)))
     };
     run().unwrap_or_else(|e| e)
@@ -464,7 +504,7 @@ pub fn suggest(query: &Query, body: &[u8], limits: &Limits) -> Reply {
 /// shot of the log, the shot file that reproduces it (the discs the previous shot's
 /// verdict left on the board, none at a round's first shot, and the logged `start`).
 /// `crokinole simulate --rules` on one of them gives the logged outcome.
-pub fn replay(query: &Query, body: &[u8], limits: &Limits) -> Reply {
+pub fn replay(query: &Query, body: &[u8], limits: &Limits, _cancel: &Cancel) -> Reply {
     let run = || -> Result<Reply, Reply> {
         query.only(&[])?;
         let log = replay::read(text(body)?).map_err(refused("game log"))?;

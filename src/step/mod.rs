@@ -40,6 +40,7 @@ pub(crate) mod spin_curve;
 pub(crate) mod state;
 pub mod toi;
 
+use crate::cancel::{Cancel, Cancelled};
 use crate::disc::{DiscId, DiscState};
 use crate::limits::{Limit, MAX_EVENTS_PER_SHOT};
 use crate::step::event::{Event, EventKind};
@@ -58,6 +59,11 @@ pub use crate::step::state::{APPROACH_EPS, CONTACT_SKIN};
 /// Most passes of the pressed-contact separation in one step (each pass computes every push
 /// from one set of positions; a row pressed from both ends needs several).
 const SEPARATION_PASSES: u32 = 64;
+
+/// How often [`World::run_until`] looks at its [`Cancel`]: every this many passes of its
+/// loop. A pass costs from a microsecond (a lone disc) to about a millisecond (a step of
+/// the most crowded board the limits allow), a check some tens of nanoseconds.
+pub const CANCEL_EVERY: u32 = 64;
 
 /// Longest run of quiet steps proved at once (a bound on `World::quiet_until`).
 const QUIET_RUN_LIMIT: u64 = 1 << 40;
@@ -116,8 +122,26 @@ impl World {
     /// closed-form advance from its `Anchor`, whatever the number of steps, with or
     /// without spin).
     pub fn run(&mut self) -> bool {
+        match self.run_until(&Cancel::never()) {
+            Ok(rested) => rested,
+            Err(never) => unreachable!("Cancel::never was cancelled: {never}"),
+        }
+    }
+
+    /// [`World::run`] that stops when `cancel` is cancelled: it is checked every
+    /// [`CANCEL_EVERY`] passes of the loop (a pass is one step with events or one quiet
+    /// run), so a request is seen within a few milliseconds even in the heaviest shot the
+    /// limits allow. A stopped world is left mid-shot and the error says so: it has no
+    /// outcome to report. The check only reads a flag (and the clock when a time budget is
+    /// set), so a run that is not cancelled lands on the same bits as [`World::run`].
+    pub fn run_until(&mut self, cancel: &Cancel) -> Result<bool, Cancelled> {
         let max_steps = (self.physics.max_time / self.physics.dt).ceil() as u64;
+        let mut passes: u32 = 0;
         while !self.is_over() && self.steps < max_steps {
+            passes = passes.wrapping_add(1);
+            if passes.is_multiple_of(CANCEL_EVERY) {
+                cancel.check()?;
+            }
             if self.steps >= self.quiet_until {
                 self.prove_quiet();
             }
@@ -127,7 +151,7 @@ impl World {
                 self.eventful_step();
             }
         }
-        self.moving.is_empty()
+        Ok(self.moving.is_empty())
     }
 
     /// Looks for a run of certainly quiet steps from now; records its end. First looks up

@@ -1,9 +1,12 @@
 //! Long runs stopped part way: Ctrl-C, SIGTERM (a scheduler) and SIGHUP stop `crokinole
-//! montecarlo` and `crokinole play --games N` between chunks, keep every finished sample
-//! (whole lines of the samples file) and print the summary of what finished, marked
-//! `stopped`, which is byte for byte the summary of the shorter run; a stopped shard prints
-//! no state; `kill -9` leaves whole lines but at most a cut last one. The exit status is
-//! 128 + the signal's number. Linux only (kill(2) sends the signals, /proc shows the handlers).
+//! montecarlo`, `play`, `suggest` and `simulate` within a fraction of a second (the engine
+//! checks the request within every shot), keep every finished sample (whole lines of the
+//! samples file) and print the summary of what finished, marked `stopped`, which is byte
+//! for byte the summary of the shorter run; a stopped shard prints no state; `kill -9`
+//! leaves whole lines but at most a cut last one. The exit status is 128 + the signal's
+//! number. Heavy inputs (a cage of pegs around 64 elastic frictionless discs, seconds a
+//! shot) show that the stop does not wait for a shot, a sample, a game or a search stage to
+//! end. Linux only (kill(2) sends the signals, /proc shows the handlers).
 #![cfg(target_os = "linux")]
 
 use crate::binary;
@@ -108,6 +111,14 @@ fn numbered_lines(text: &str) -> usize {
     text.lines().count()
 }
 
+/// Checks that `text`'s lines are samples `first`, `first + 1`, ... in order.
+fn numbered_from(text: &str, first: u64) {
+    for (k, line) in text.lines().enumerate() {
+        let v: Value = serde_json::from_str(line).unwrap();
+        assert_eq!(v["sample"], first + k as u64);
+    }
+}
+
 #[test]
 fn ctrl_c_stops_between_chunks_and_summarises_the_finished_samples() {
     let dir = scratch("interrupted");
@@ -121,7 +132,7 @@ fn ctrl_c_stops_between_chunks_and_summarises_the_finished_samples() {
     let text = std::fs::read_to_string(&out).unwrap();
     assert!(text.ends_with('\n'), "the file ends with a whole line");
     let n = numbered_lines(&text);
-    assert!(n > 0 && n.is_multiple_of(4096), "whole chunks: {n} lines");
+    assert!(n > 0, "the first samples are kept: {n} lines");
     assert!(
         stderr.starts_with(&format!("stopped: SIGINT after {n} of 100000000 samples")),
         "{stderr}"
@@ -157,7 +168,7 @@ fn a_stopped_shard_keeps_its_samples_and_prints_no_state() {
     assert!(text.ends_with('\n'));
     let first: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
     assert_eq!(first["sample"], 33_333_333u64, "shard 2 of 3 starts there");
-    assert!(text.lines().count().is_multiple_of(4096));
+    numbered_from(&text, 33_333_333);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -226,7 +237,7 @@ fn ctrl_c_stops_a_run_of_games_between_chunks_and_summarises_the_finished_games(
     let summary = String::from_utf8(done.stdout).unwrap();
     let v: Value = serde_json::from_str(&summary).unwrap();
     let n = v["games"].as_u64().unwrap();
-    assert!(n > 0 && n.is_multiple_of(256), "whole chunks of games: {n}");
+    assert!(n > 0, "the first games are kept: {n}");
     assert_eq!(v["stopped"]["requested"], 1_000_000u64);
     assert!(
         stderr.starts_with(&format!("stopped: SIGINT after {n} of 1000000 games")),
@@ -240,4 +251,253 @@ fn ctrl_c_stops_a_run_of_games_between_chunks_and_summarises_the_finished_games(
         without_stop(&summary, 1_000_000),
         String::from_utf8(whole).unwrap()
     );
+}
+
+/// The board and physics of the heavy cage: 110 pegs in a ring just inside the surface,
+/// elastic frictionless discs and pegs, a hole too small to swallow anything, and a long
+/// `max_time`: a shot with 64 discs in it runs until its 100,000 events, seconds of CPU.
+/// JSON members `board` and `physics` (without braces around them).
+pub fn cage_board_physics() -> String {
+    let (r, n) = (0.326f64, 110);
+    let pegs: Vec<String> = (0..n)
+        .map(|k| {
+            let a = 2.0 * std::f64::consts::PI * f64::from(k) / f64::from(n);
+            format!("[{:.6},{:.6}]", r * a.cos(), r * a.sin())
+        })
+        .collect();
+    format!(
+        "\"board\":{{\"pegs\":[{}],\"hole_radius\":0.0001}},\"physics\":{{\"board_friction\":0.0,\
+         \"disc_restitution\":1.0,\"peg_restitution\":1.0,\"disc_friction\":0.0,\
+         \"peg_friction\":0.0,\"max_time\":2000}}",
+        pegs.join(",")
+    )
+}
+
+/// The 64 discs at rest inside the cage, as a JSON array.
+pub fn cage_discs() -> String {
+    let mut discs = Vec::new();
+    let d = 0.034;
+    let mut y = -0.26f64;
+    while y < 0.27 && discs.len() < 64 {
+        let mut x = -0.3f64;
+        while x < 0.3 && discs.len() < 64 {
+            let (r, from_shooter) = (x.hypot(y), x.hypot(y + 0.3048));
+            if r < 0.285 && r > 0.05 && from_shooter > 0.04 {
+                discs.push(format!(
+                    "{{\"team\":{},\"pos\":[{x:.6},{y:.6}]}}",
+                    discs.len() % 2
+                ));
+            }
+            x += d;
+        }
+        y += d;
+    }
+    format!("[{}]", discs.join(","))
+}
+
+/// A shot file of `shots` heavy cage shots (seconds each).
+pub fn cage_shot_file(shots: usize) -> String {
+    let shot = format!(
+        "{{\"discs\":{},\"shooter\":{{\"team\":0,\"pos\":[0.0,-0.3048],\"vel\":[0.3,3.0],\"spin\":0.0}}}}",
+        cage_discs()
+    );
+    format!(
+        "{{{},\"shots\":[{}]}}",
+        cage_board_physics(),
+        vec![shot; shots].join(",")
+    )
+}
+
+/// A study of the cage: every sample a heavy shot.
+fn cage_study() -> String {
+    format!(
+        "{{{},\"seat\":0,\"discs\":{},\"flick\":{{\"offset\":0.0,\"aim\":0.1,\"speed\":3.0}},\
+         \"noise\":{{\"offset\":0.001,\"aim\":0.01,\"speed\":0.05,\"spin\":1.0}}}}",
+        cage_board_physics(),
+        cage_discs()
+    )
+}
+
+/// Starts `args`, waits until it catches SIGINT and `warm` more, sends SIGINT and returns
+/// the output and the time from the signal to the exit.
+fn stopped_after(args: &[&str], warm: Duration) -> (std::process::Output, Duration) {
+    let mut child = spawn(args);
+    let pid = child.id();
+    wait_until(&mut child, "a SIGINT handler", || catches_sigint(pid));
+    std::thread::sleep(warm);
+    assert!(child.try_wait().unwrap().is_none(), "{args:?} ended early");
+    let sent = Instant::now();
+    signal(&child, libc::SIGINT);
+    let done = child.wait_with_output().unwrap();
+    (done, sent.elapsed())
+}
+
+/// How long a stopped run may take to end after SIGINT: the engine sees the request within
+/// milliseconds; the bound is generous for a loaded two-core machine (each heavy shot,
+/// sample or stage below takes seconds, so a run that waited for one would exceed it).
+const PROMPT: Duration = Duration::from_secs(5);
+
+#[test]
+fn ctrl_c_stops_a_study_of_heavy_samples_within_a_second_and_keeps_the_first_samples() {
+    let dir = scratch("heavy-study");
+    let study = dir.join("cage.json");
+    std::fs::write(&study, cage_study()).unwrap();
+    let out = dir.join("s.jsonl");
+    let (done, took) = stopped_after(
+        &[
+            "montecarlo",
+            study.to_str().unwrap(),
+            "--samples",
+            "64",
+            "--threads",
+            "2",
+            "--samples-out",
+            out.to_str().unwrap(),
+        ],
+        Duration::from_millis(500),
+    );
+    let stderr = String::from_utf8_lossy(&done.stderr);
+    assert_eq!(done.status.code(), Some(130), "128 + SIGINT; {stderr}");
+    assert!(took < PROMPT, "stopped {took:?} after SIGINT; {stderr}");
+    // Whatever finished is whole lines, in order from sample 0 (likely none here).
+    let text = std::fs::read_to_string(&out).unwrap();
+    let n = numbered_lines(&text);
+    assert!(
+        stderr.starts_with(&format!("stopped: SIGINT after {n} of 64 samples")),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn ctrl_c_stops_a_heavy_simulate_within_a_second_keeping_the_finished_shots() {
+    let dir = scratch("heavy-simulate");
+    let file = dir.join("cage.json");
+    std::fs::write(&file, cage_shot_file(8)).unwrap();
+    let (done, took) = stopped_after(
+        &["simulate", file.to_str().unwrap(), "--threads", "2"],
+        Duration::from_millis(300),
+    );
+    let stderr = String::from_utf8_lossy(&done.stderr);
+    assert_eq!(done.status.code(), Some(130), "128 + SIGINT; {stderr}");
+    assert!(took < PROMPT, "stopped {took:?} after SIGINT; {stderr}");
+    let v: Value = serde_json::from_slice(&done.stdout).unwrap();
+    let n = v["outcomes"].as_array().unwrap().len();
+    assert!(
+        stderr.starts_with(&format!("stopped: SIGINT after {n} of 8 shots")),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn ctrl_c_stops_suggest_with_a_huge_budget_within_a_second() {
+    let file = fixture("suggest", "takeout.json");
+    let (done, took) = stopped_after(
+        &["suggest", &file, "--budget", "100000000", "--threads", "2"],
+        Duration::from_millis(1500),
+    );
+    let stderr = String::from_utf8_lossy(&done.stderr);
+    assert_eq!(done.status.code(), Some(130), "128 + SIGINT; {stderr}");
+    assert!(took < PROMPT, "stopped {took:?} after SIGINT; {stderr}");
+    assert!(stderr.starts_with("stopped: SIGINT after "), "{stderr}");
+    // The best so far (if any candidate finished), marked stopped.
+    if !done.stdout.is_empty() {
+        let v: Value = serde_json::from_slice(&done.stdout).unwrap();
+        assert_eq!(v["budget"]["stopped"], true, "{v}");
+        assert!(!v["top"].as_array().unwrap().is_empty());
+    }
+}
+
+#[test]
+fn ctrl_c_stops_play_with_planner_strategies_within_a_second() {
+    for games in ["1", "4"] {
+        let (done, took) = stopped_after(
+            &[
+                "play",
+                "--games",
+                games,
+                "--strategies",
+                "planner:budget=2000000,planner:budget=2000000",
+                "--threads",
+                "2",
+            ],
+            Duration::from_millis(500),
+        );
+        let stderr = String::from_utf8_lossy(&done.stderr);
+        assert_eq!(done.status.code(), Some(130), "128 + SIGINT; {stderr}");
+        assert!(
+            took < PROMPT,
+            "{games} games: stopped {took:?} after SIGINT; {stderr}"
+        );
+        assert!(
+            stderr.starts_with("stopped: SIGINT after 0 of "),
+            "{stderr}"
+        );
+    }
+}
+
+#[test]
+fn a_cancelled_world_and_planner_stop_at_once_and_uncancelled_ones_are_unchanged() {
+    use crokinole::cancel::Cancel;
+    use crokinole::plan::{PlanConfig, suggest, suggest_until};
+    // A heavy cage shot: cancelled from another thread after 100 ms, the run ends within
+    // milliseconds with the error, not an outcome.
+    let file = crokinole::jobs::simulate::ShotFile::read(&cage_shot_file(1)).unwrap();
+    let shot = &file.shots()[0];
+    let mut world = shot.world(&file.board, &file.physics).unwrap();
+    let cancel = Cancel::new();
+    let stopper = {
+        let cancel = cancel.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(100));
+            cancel.cancel();
+            Instant::now()
+        })
+    };
+    assert!(world.run_until(&cancel).is_err());
+    let asked = stopper.join().unwrap();
+    assert!(
+        asked.elapsed() < Duration::from_millis(500),
+        "{:?}",
+        asked.elapsed()
+    );
+    // An ordinary shot: the same bits with a Cancel to watch.
+    let example = crokinole::jobs::simulate::ShotFile::read(
+        &std::fs::read_to_string(fixture("", "example.json")).unwrap(),
+    )
+    .unwrap();
+    for s in example.shots() {
+        let mut a = s.world(&example.board, &example.physics).unwrap();
+        let mut b = a.clone();
+        assert_eq!(a.run(), b.run_until(&Cancel::new()).unwrap());
+        assert_eq!(a.discs(), b.discs());
+        assert_eq!(a.events(), b.events());
+    }
+    // The planner with a huge budget, stopped after 300 ms: the best so far, marked.
+    let text = std::fs::read_to_string(fixture("suggest", "takeout.json")).unwrap();
+    let request = crokinole::jobs::plan::read(&text).unwrap();
+    let config = PlanConfig {
+        budget: crokinole::plan::Budget::Samples(100_000_000),
+        ..PlanConfig::default()
+    };
+    let budgeted = Cancel::new().with_budget(Duration::from_millis(300));
+    let start = Instant::now();
+    let plan = suggest_until(&request, &config, &budgeted).unwrap();
+    assert!(
+        start.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        start.elapsed()
+    );
+    assert!(plan.stopped);
+    assert!(!plan.top.is_empty(), "some coarse candidates finished");
+    assert!(plan.samples_used < 100_000_000);
+    // Uncancelled, the plan is suggest's.
+    let small = PlanConfig {
+        budget: crokinole::plan::Budget::Samples(2000),
+        ..PlanConfig::default()
+    };
+    let plan = suggest_until(&request, &small, &Cancel::new()).unwrap();
+    assert!(!plan.stopped);
+    assert_eq!(plan, suggest(&request, &small).unwrap());
 }

@@ -2,7 +2,7 @@
 //! the input is refused with one clear line.
 
 use crokinole::io::{parse_shot_file, write_outcomes};
-use crokinole::limits::{Limit, MAX_DISCS, MAX_EVENTS_PER_SHOT, MAX_TRACE_POINTS};
+use crokinole::limits::{Limit, MAX_DISCS, MAX_EVENTS_PER_SHOT, MAX_PEGS, MAX_TRACE_POINTS};
 use crokinole::trace::trace_shot;
 use crokinole::{Board, Disc, DiscState, Flick, Physics, Placed, Shot, World, run_shot};
 use glam::DVec2;
@@ -248,4 +248,63 @@ fn huge_noise_widths_and_kept_positions_are_told_in_scientific_notation() {
     assert!(e.problem.contains("[1e300, 1e300]"), "{e}");
     assert!(!e.problem.contains("0000000000"), "{e}");
     assert!(parse_state_study(&text).is_err());
+}
+
+/// 5,000 pegs once cost 24 s a shot: a board may hold at most `MAX_PEGS`, refused up front
+/// in every input that has a board (a shot file, a study, a suggest file, the library).
+#[test]
+fn a_board_with_too_many_pegs_is_refused_everywhere() {
+    let ring = |n: usize| -> Vec<DVec2> {
+        (0..n)
+            .map(|k| {
+                let a = std::f64::consts::TAU * k as f64 / n as f64;
+                DVec2::new(0.32 * a.cos(), 0.32 * a.sin())
+            })
+            .collect()
+    };
+    let shot = Shot {
+        discs: vec![],
+        shooter: Flick {
+            team: 0,
+            pos: DVec2::new(0.0, -0.2),
+            vel: DVec2::new(0.0, 0.5),
+            spin: 0.0,
+        },
+    };
+    let board = |n| Board {
+        pegs: ring(n),
+        ..Board::tournament()
+    };
+    assert!(run_shot(&board(MAX_PEGS), &Physics::default(), &shot).is_ok());
+    let e = run_shot(&board(MAX_PEGS + 1), &Physics::default(), &shot).unwrap_err();
+    assert_eq!(e.field, "board.pegs", "{e}");
+    assert!(
+        e.problem.contains("257 pegs") && e.problem.contains("256"),
+        "{e}"
+    );
+    let pegs: Vec<String> = ring(5000)
+        .iter()
+        .map(|p| format!("[{},{}]", p.x, p.y))
+        .collect();
+    let board_json = format!(r#""board": {{"pegs": [{}]}}"#, pegs.join(","));
+    // A shot file.
+    let text = format!(
+        r#"{{{board_json}, "shots": [{{"discs": [], "shooter": {{"team": 0, "pos": [0, -0.3], "vel": [0, 1], "spin": 0}}}}]}}"#
+    );
+    let e = parse_shot_file(&text).unwrap_err().to_string();
+    assert!(e.contains("board.pegs") && e.contains("5000 pegs"), "{e}");
+    // A study and a suggest file.
+    let study = format!(
+        r#"{{{board_json}, "seat": 0, "discs": [], "flick": {{"offset": 0, "aim": 0, "speed": 1}}}}"#
+    );
+    let e = crokinole::jobs::study::read(&study)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("board.pegs") && e.contains("5000 pegs"), "{e}");
+    let suggest = format!(r#"{{{board_json}, "seat": 0, "discs": []}}"#);
+    let e = match crokinole::jobs::plan::read(&suggest) {
+        Ok(request) => request.setup().map(|_| ()).unwrap_err().to_string(),
+        Err(e) => e.to_string(),
+    };
+    assert!(e.contains("board.pegs") && e.contains("5000 pegs"), "{e}");
 }

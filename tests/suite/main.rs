@@ -50,5 +50,6 @@ mod rules_placement;
 mod rules_verdicts;
 mod serve_api;
 mod serve_browser;
+mod serve_soak;
 mod skills;
 mod streaming;

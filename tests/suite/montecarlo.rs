@@ -479,7 +479,9 @@ fn a_run_stopped_between_chunks_summarises_the_study_of_its_finished_samples() {
     // exactly the shorter study (sample `i` depends on the seed and `i` alone), marked.
     let s = study("crowded.json");
     let plan = Sampling::new(3, 100, None).unwrap();
-    let asked = std::cell::Cell::new(0);
+    // Cancelled while the third chunk goes to the sink: the chunk was computed whole, so
+    // it is kept, and no fourth starts.
+    let cancel = crokinole::cancel::Cancel::new();
     let mut lines = Vec::new();
     let stopped = s
         .run_until(
@@ -488,15 +490,14 @@ fn a_run_stopped_between_chunks_summarises_the_study_of_its_finished_samples() {
             sample_line,
             |line| {
                 lines.push(line);
+                if lines.len() == 40 {
+                    cancel.cancel();
+                }
                 Ok::<(), ()>(())
             },
-            || {
-                asked.set(asked.get() + 1);
-                asked.get() == 3
-            },
+            &cancel,
         )
         .unwrap();
-    assert_eq!(asked.get(), 3, "asked once after each chunk");
     assert_eq!(stopped.done, 48, "three chunks of 16");
     assert!(!stopped.is_complete());
     assert_eq!(lines.len(), 48);
@@ -514,9 +515,22 @@ fn a_run_stopped_between_chunks_summarises_the_study_of_its_finished_samples() {
     assert_eq!(parse_summary(&study_summary_json(&got)).unwrap(), got);
     // A run never stopped is complete, and its finished part is the whole study.
     let whole = s
-        .run_until(&plan, 16, |_| (), |()| Ok::<(), ()>(()), || false)
+        .run_until(
+            &plan,
+            16,
+            |_| (),
+            |()| Ok::<(), ()>(()),
+            &crokinole::cancel::Cancel::new(),
+        )
         .unwrap();
     assert!(whole.is_complete());
+    // Cancelled before it starts: nothing runs.
+    let cancel = crokinole::cancel::Cancel::new();
+    cancel.cancel();
+    let none = s
+        .run_until(&plan, 16, |_| (), |()| Ok::<(), ()>(()), &cancel)
+        .unwrap();
+    assert_eq!(none.done, 0);
     assert_eq!(whole.summary_of_finished(), Some(whole.summary().unwrap()));
     // A shard's finished part is no study.
     let shard = Sampling::new(3, 100, Some("2/2".parse().unwrap())).unwrap();

@@ -9,6 +9,7 @@
 use crate::binary;
 use crate::http;
 
+use crokinole::cancel::Cancel;
 use crokinole::serve::{Gate, Limits, Request, ServeConfig, Server, route};
 use http::{Answer, request};
 use serde_json::Value;
@@ -291,6 +292,30 @@ fn a_bad_game_log_is_refused_naming_the_field() {
         400,
         &["game log", "shots[1]"],
     );
+    // What the page shows of a shot must have its type: no text where a number goes (a
+    // round of `<img src=x onerror=...>` once ran in the page).
+    for (key, bad, field) in [
+        (
+            "round",
+            serde_json::json!("<img src=x onerror=alert(1)>"),
+            "shots[1].round",
+        ),
+        ("team", serde_json::json!("<b>"), "shots[1].team"),
+        (
+            "round_totals",
+            serde_json::json!(["<i>", 0]),
+            "shots[1].round_totals",
+        ),
+        ("score", serde_json::json!("<script>"), "shots[1].score"),
+    ] {
+        let mut v: Value = serde_json::from_slice(&log).unwrap();
+        v["shots"][1][key] = bad;
+        assert_refused(
+            &post("/api/replay", v.to_string().as_bytes()),
+            400,
+            &["game log", field],
+        );
+    }
 }
 
 #[test]
@@ -490,10 +515,12 @@ fn concurrent_requests_are_all_answered_and_equal() {
 }
 
 #[test]
-fn a_full_gate_turns_studies_away_with_503_but_not_shots() {
+fn one_gate_holds_every_heavy_endpoint_within_the_budget() {
+    // Studies, plans, shots and simulations all pass the gate; a full gate keeps them
+    // waiting until their budget ends (503), the light endpoints never wait.
     let gate = Gate::new(2);
     let _a = gate.enter().expect("first");
-    let _b = gate.enter().expect("second");
+    let b = gate.enter().expect("second");
     assert!(gate.enter().is_none());
     let limits = Limits::default();
     let study = fixture("montecarlo", "takeout.json");
@@ -504,13 +531,33 @@ fn a_full_gate_turns_studies_away_with_503_but_not_shots() {
         body,
     };
     let study: &'static [u8] = Box::leak(study.into_boxed_slice());
-    let r = route(&req("/api/montecarlo?samples=10", study), &limits, &gate);
-    assert_eq!(r.status, 503);
-    let r = route(&req("/api/shot", study), &limits, &gate);
+    let shots: &'static [u8] = Box::leak(fixture("", "example.json").into_boxed_slice());
+    let budget = || Cancel::new().with_budget(Duration::from_millis(100));
+    for (url, body) in [
+        ("/api/montecarlo?samples=10", study),
+        ("/api/shot", study),
+        ("/api/simulate", shots),
+    ] {
+        let start = std::time::Instant::now();
+        let r = route(&req(url, body), &limits, &gate, &budget());
+        assert_eq!(r.status, 503, "{url}");
+        assert!(String::from_utf8_lossy(&r.body).contains("busy"), "{url}");
+        assert!(
+            start.elapsed() >= Duration::from_millis(100),
+            "{url} waited its budget"
+        );
+    }
+    let r = route(&req("/api/shotfile", study), &limits, &gate, &budget());
     assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
-    drop(_b);
-    let r = route(&req("/api/montecarlo?samples=10", study), &limits, &gate);
-    assert_eq!(r.status, 200);
+    drop(b);
+    // A place again: the study runs (with no budget, so a loaded machine cannot fail it).
+    let r = route(
+        &req("/api/montecarlo?samples=10", study),
+        &limits,
+        &gate,
+        &Cancel::new(),
+    );
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
 }
 
 #[test]
@@ -550,6 +597,7 @@ fn garbage_never_panics_the_router() {
                         },
                         &limits,
                         &gate,
+                        &Cancel::never(),
                     );
                     assert!(
                         r.status == 200 || (400..500).contains(&r.status),

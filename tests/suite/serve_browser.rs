@@ -503,3 +503,111 @@ fn the_page_flicks_studies_suggests_and_replays_in_chromium() {
     );
     d.screenshot("serve-replay.png");
 }
+
+/// A hostile game log loaded into the page runs nothing: a `round` of HTML is refused by
+/// `/api/replay` (the page reports the error), and HTML where the server takes any text (a
+/// seat's `strategy`) is shown as those characters. The hostile markup would set
+/// `window.pwned` if it ran.
+#[test]
+#[ignore = "needs chromium and chromedriver (apt-get install chromium chromium-driver); \
+            .ci/test runs it when they are installed"]
+fn a_hostile_game_log_runs_nothing_in_chromium() {
+    let [chromium, chromedriver] = ["chromium", "chromedriver"].map(|tool| {
+        on_path(tool).unwrap_or_else(|| {
+            panic!(
+                "{tool} is not on the PATH: install Debian's browser and its driver with \
+                 `apt-get install -y chromium chromium-driver` (as root or with sudo)"
+            )
+        })
+    });
+    let dir = binary::scratch("hostile");
+    let (_server, addr) = start_server();
+    let (_driver_process, d) = start_browser(&chromium, &chromedriver, &dir.join("profile"));
+    d.call(
+        "POST",
+        "/url",
+        Some(json!({ "url": format!("http://{addr}/") })),
+    );
+    d.wait_for("ready");
+    let hostile = "<img src=x onerror=\"window.pwned=1\"><script>window.pwned=2</script>";
+    let log = cli(&[
+        "play",
+        "--seed",
+        "4",
+        "--strategies",
+        "greedy:k=4,random",
+        "--max-rounds",
+        "1",
+    ]);
+    let pwned = || d.script("return window.pwned === undefined;", json!([]));
+    let load = |v: &Value, name: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, v.to_string()).unwrap();
+        let input = d.element("#log-file");
+        d.mark_sent();
+        d.call(
+            "POST",
+            &format!("/element/{input}/value"),
+            Some(json!({"text": path.to_str().unwrap()})),
+        );
+    };
+    // HTML as the round: refused by the server, reported as text.
+    let mut v: Value = serde_json::from_slice(&log).unwrap();
+    for s in v["shots"].as_array_mut().unwrap() {
+        s["round"] = Value::from(hostile);
+    }
+    load(&v, "round.json");
+    for _ in 0..POLLS {
+        if d.state() == "error" {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert_eq!(d.state(), "error");
+    assert!(d.text("#status").contains("round"), "{}", d.text("#status"));
+    // HTML as a seat's strategy: replayed, shown as text.
+    let mut v: Value = serde_json::from_slice(&log).unwrap();
+    for s in v["seats"].as_array_mut().unwrap() {
+        s["strategy"] = Value::from(hostile);
+    }
+    load(&v, "strategy.json");
+    d.wait_for("done");
+    assert!(
+        d.text("#rp-info").contains(hostile),
+        "{}",
+        d.text("#rp-info")
+    );
+    let images = d.script(
+        "return document.querySelectorAll('#rp-info img, #rp-info script').length;",
+        json!([]),
+    );
+    assert_eq!(images, json!(0), "markup from the log became elements");
+    // HTML as the round again, the server's check bypassed (a page shim hands it the
+    // log with plain rounds): the page itself shows the log's round as text.
+    d.script(
+        "const orig = window.fetch;
+         window.fetch = (url, opts) => {
+           if (String(url).startsWith('/api/replay')) {
+             const log = JSON.parse(opts.body);
+             for (const s of log.shots) s.round = 0;
+             opts = Object.assign({}, opts, { body: JSON.stringify(log) });
+           }
+           return orig(url, opts);
+         };",
+        json!([]),
+    );
+    let mut v: Value = serde_json::from_slice(&log).unwrap();
+    for s in v["shots"].as_array_mut().unwrap() {
+        s["round"] = Value::from(hostile);
+    }
+    load(&v, "round-shown.json");
+    d.wait_for("done");
+    assert!(
+        d.text("#rp-info").contains(&format!("round {hostile}")),
+        "{}",
+        d.text("#rp-info")
+    );
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(pwned(), json!(true), "the log's script ran");
+    d.screenshot("serve-hostile-log.png");
+}

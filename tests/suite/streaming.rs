@@ -128,7 +128,16 @@ fn chunks_meet_exactly_past_the_first_chunk() {
         let checked = check_stream(source, options.rules).unwrap();
         let mut out = Vec::new();
         let json = StreamOutput::Json(Layout::Readable);
-        simulate_stream(source, &checked, options, json, Some(&pool), &mut out).unwrap();
+        simulate_stream(
+            source,
+            &checked,
+            options,
+            json,
+            Some(&pool),
+            &crokinole::cancel::Cancel::never(),
+            &mut out,
+        )
+        .unwrap();
         out
     };
     let read = streamed(&Unheld(text.as_bytes()));
@@ -267,4 +276,42 @@ fn a_pipe_given_by_name_is_read_once_and_held() {
     writer.join().unwrap();
     assert_eq!(piped.code, Some(0), "{}", piped.stderr);
     assert!(piped.stdout == run(&["simulate", path.to_str().unwrap()], None).stdout);
+}
+
+/// Stopped (Ctrl-C, a client gone), the stream writes the outcomes of the first shots in
+/// order and nothing after them, as a whole outcome file, and says how many it wrote; a
+/// stop before the first chunk writes a file with no outcomes.
+#[test]
+fn a_stopped_stream_writes_a_whole_file_of_the_first_shots() {
+    use crokinole::cancel::Cancel;
+    let text = many_shots(5000, None);
+    let source = Text(&text);
+    let options = SimulateOptions {
+        rules: Some(Ruleset::Traditional),
+        trace: None,
+    };
+    let checked = check_stream(&source, options.rules).unwrap();
+    let stopped = Cancel::new();
+    stopped.cancel();
+    let mut out = Vec::new();
+    let json = StreamOutput::Json(Layout::Compact);
+    let n = simulate_stream(&source, &checked, options, json, None, &stopped, &mut out).unwrap();
+    assert_eq!(n, 0);
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(v["outcomes"].as_array().map(Vec::len), Some(0));
+    // Uncancelled, every shot; the output starts as the stopped one's does.
+    let mut all = Vec::new();
+    let n = simulate_stream(
+        &source,
+        &checked,
+        options,
+        json,
+        None,
+        &Cancel::never(),
+        &mut all,
+    )
+    .unwrap();
+    assert_eq!(n, 5000);
+    let v: serde_json::Value = serde_json::from_slice(&all).unwrap();
+    assert_eq!(v["outcomes"].as_array().map(Vec::len), Some(5000));
 }

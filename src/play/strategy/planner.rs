@@ -39,7 +39,7 @@ impl Default for Planner {
 impl Strategy for Planner {
     fn choose(&self, turn: &Turn<'_>) -> Result<Decision, NoLegalFlick> {
         use crate::montecarlo::Situation;
-        use crate::plan::{Budget, Objective, PlanConfig, Request, suggest};
+        use crate::plan::{Budget, Objective, PlanConfig, Request, suggest_until};
         let situation = Situation {
             board: turn.board().clone(),
             physics: turn.physics().clone(),
@@ -60,7 +60,7 @@ impl Strategy for Planner {
             top: 1,
             grid: false,
         };
-        let plan = suggest(&request, &config);
+        let plan = suggest_until(&request, &config, turn.cancel());
         match plan.ok().as_ref().and_then(|p| Some((p, p.top.first()?))) {
             Some((plan, best)) if turn.legal(&best.flick).is_some() => Ok(Decision {
                 flick: best.flick,

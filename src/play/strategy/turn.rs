@@ -1,8 +1,9 @@
 //! What every strategy works with: the [`Turn`] it is given, the [`Decision`] it returns,
 //! the [`Strategy`] trait, and the parameter checks the strategies share.
 
-use crate::batch::run_batch;
+use crate::batch::run_batch_until;
 use crate::board::Board;
+use crate::cancel::Cancel;
 use crate::error::InputError;
 use crate::montecarlo::flick::{max_offset, start_position};
 use crate::montecarlo::{Noise, PlayerFlick, Situation};
@@ -68,6 +69,9 @@ pub struct Turn<'a> {
     /// The seat about to shoot in the game's position (board, physics, seat, team):
     /// legality and judging.
     setup: Setup,
+    /// Stops the strategy's work (its batches, a planner's search) when cancelled; a
+    /// decision made after it was cancelled is thrown away by the game.
+    cancel: Cancel,
 }
 
 impl<'a> Turn<'a> {
@@ -94,7 +98,24 @@ impl<'a> Turn<'a> {
             noise: Noise::NONE,
         };
         let setup = Setup::new(situation, game.ruleset())?;
-        Ok(Turn { game, seed, setup })
+        Ok(Turn {
+            game,
+            seed,
+            setup,
+            cancel: Cancel::never(),
+        })
+    }
+
+    /// This turn, its strategy's work stopped by `cancel` ([`Turn::cancel`]).
+    pub fn with_cancel(mut self, cancel: Cancel) -> Turn<'a> {
+        self.cancel = cancel;
+        self
+    }
+
+    /// What a strategy's long work should watch: once it is cancelled the decision is
+    /// thrown away, so the strategy may return anything, as soon as it can.
+    pub fn cancel(&self) -> &Cancel {
+        &self.cancel
     }
 
     /// The board.
@@ -156,20 +177,23 @@ impl<'a> Turn<'a> {
         self.setup.change(verdict)
     }
 
-    /// Runs `flicks` from the position in one batch ([`run_batch`], on the current rayon
+    /// Runs `flicks` from the position in one batch ([`run_batch_until`], on the current rayon
     /// pool), judges each outcome with [`apply_rules`](crate::rules::apply_rules) serially in order, and returns each
     /// one's [`Turn::change`] (`None` for a flick the engine or the rules refused).
+    /// Stops when [`Turn::cancel`] is cancelled: the flicks left are then `None`.
     pub fn evaluate(&self, flicks: &[Flick]) -> Vec<Option<i64>> {
         let shots: Vec<Shot> = flicks.iter().map(|&f| self.game.shot(f)).collect();
-        let outcomes = run_batch(self.board(), self.physics(), &shots);
-        shots
+        let outcomes = run_batch_until(self.board(), self.physics(), &shots, &self.cancel).items;
+        let mut values: Vec<Option<i64>> = shots
             .iter()
             .zip(outcomes)
             .map(|(shot, outcome)| {
                 let verdict = self.setup.judge(shot, &outcome.ok()?)?;
                 Some(self.change(&verdict))
             })
-            .collect()
+            .collect();
+        values.resize(flicks.len(), None);
+        values
     }
 
     /// Speed that stops a disc without spin after `d` m of sliding

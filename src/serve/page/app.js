@@ -41,8 +41,26 @@ function status(msg, error) {
   s.className = error ? "error" : "";
 }
 function setState(v) { document.body.dataset.state = v; }
-function escapeHtml(s) {
-  return String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]));
+// Every text from a file or an answer goes into the page as text, never as HTML: `h`
+// builds an HTML element whose string children become text nodes, and `show` replaces
+// an element's content with such nodes. (No `innerHTML` anywhere: a game log whose round
+// is `<img src=x onerror=...>` shows those characters and runs nothing.)
+function h(tag, attrs, ...kids) {
+  const e = document.createElement(tag);
+  for (const k in attrs || {}) e.setAttribute(k, attrs[k]);
+  append(e, kids);
+  return e;
+}
+function append(e, kids) {
+  for (const kid of kids.flat(Infinity)) {
+    if (kid === null || kid === undefined || kid === false || kid === "") continue;
+    e.appendChild(kid instanceof Node ? kid : document.createTextNode(String(kid)));
+  }
+}
+function show(id, ...kids) {
+  const e = $(id);
+  e.textContent = "";
+  append(e, kids);
 }
 
 async function post(path, body) {
@@ -131,7 +149,7 @@ function setSkill(name) {
 // How a summary or a plan names the player's error.
 function skillNote(r) {
   const l = r.skill && SKILLS[r.skill];
-  return l ? `Player: <b id="skill-used">${escapeHtml(l.name)}</b> (${fmt(100 * l.target, 1)} % of open 20s). ` : "";
+  return l ? ["Player: ", h("b", { id: "skill-used" }, l.name), ` (${fmt(100 * l.target, 1)} % of open 20s). `] : [];
 }
 
 // ---------- the board ----------
@@ -480,26 +498,27 @@ function animate(shotEntry, outcome, done) {
   S.anim.frame = requestAnimationFrame(frame);
 }
 
-function verdictHtml(v) {
-  if (!v) return "";
+function verdictNode(v) {
+  if (!v) return null;
   const rule = v.rule === "opening" ? "opening rule" : "must-hit rule";
-  const removed = v.removed.map((r) => `${r.id} (${r.reason.replace(/_/g, " ")})`).join(", ") || "none";
+  const removed = v.removed.map((r) => `${r.id} (${String(r.reason).replace(/_/g, " ")})`).join(", ") || "none";
   const twenties = v.twenties.map((t) => `${t.id} (team ${t.team})`).join(", ") || "none";
-  return `<div>Rules (${v.ruleset}): ${rule} <span class="${v.rule_met ? "ok" : "bad"}">${v.rule_met ? "met" : "missed"}</span>;
-    hit an opponent: ${v.hit_opponent ? "yes" : "no"}; removed: ${escapeHtml(removed)}; 20s: ${escapeHtml(twenties)};
-    board score after: team 0 <b>${v.board_score[0]}</b>, team 1 <b>${v.board_score[1]}</b>.</div>`;
+  return h("div", {}, `Rules (${v.ruleset}): ${rule} `,
+    h("span", { class: v.rule_met ? "ok" : "bad" }, v.rule_met ? "met" : "missed"),
+    `; hit an opponent: ${v.hit_opponent ? "yes" : "no"}; removed: ${removed}; 20s: ${twenties}; board score after: team 0 `,
+    h("b", {}, v.board_score[0]), ", team 1 ", h("b", {}, v.board_score[1]), ".");
 }
 
 function showResult(last) {
   const o = last.outcome, sc = last.score;
   const shooter = o.discs.length - 1;
   const sign = sc.change > 0 ? "+" : "";
-  $("result").innerHTML =
-    `<div class="big">Shot disc: ${sc.class}; score change for team ${sc.team}: ` +
-    `<span id="score-change" class="${sc.change >= 0 ? "ok" : "bad"}">${sign}${sc.change}</span></div>` +
-    `<div>${o.events.length} events, ${o.steps} steps, ${fmt(o.time)} s${o.cut_off ? " (cut off)" : ""}; ` +
-    `shooter ${shooter} ends at [${fmt(o.discs[shooter].pos[0], 4)}, ${fmt(o.discs[shooter].pos[1], 4)}], ${o.discs[shooter].state}.</div>` +
-    verdictHtml(o.rules);
+  show("result",
+    h("div", { class: "big" }, `Shot disc: ${sc.class}; score change for team ${sc.team}: `,
+      h("span", { id: "score-change", class: sc.change >= 0 ? "ok" : "bad" }, `${sign}${sc.change}`)),
+    h("div", {}, `${o.events.length} events, ${o.steps} steps, ${fmt(o.time)} s${o.cut_off ? " (cut off)" : ""}; ` +
+      `shooter ${shooter} ends at [${fmt(o.discs[shooter].pos[0], 4)}, ${fmt(o.discs[shooter].pos[1], 4)}], ${o.discs[shooter].state}.`),
+    verdictNode(o.rules));
   $("keep").disabled = false;
 }
 
@@ -547,21 +566,26 @@ async function runMonteCarlo() {
     for (const p of r.shooter_positions.first) {
       el("circle", { class: `sample cls-${classOf(p)}`, cx: X(p), cy: Y(p), r: 2.2 }, g);
     }
-    let rows = "";
+    const rows = [];
     for (const c of CLASSES) {
       const k = r.shooter[c];
       if (!k) continue;
-      rows += `<tr class="mc-row" data-class="${c}"><td><svg width="10" height="10"><circle class="cls-${c}" cx="5" cy="5" r="5"/></svg> ${c}</td>` +
-        `<td class="num">${k.count}</td><td class="num">${fmt(100 * k.p, 1)} %</td>` +
-        `<td class="num">${fmt(100 * k.ci95[0], 1)}-${fmt(100 * k.ci95[1], 1)} %</td>` +
-        `<td><span class="bar" style="width:${Math.round(120 * k.p)}px"></span></td></tr>`;
+      const dot = el("svg", { width: 10, height: 10 });
+      el("circle", { class: `cls-${c}`, cx: 5, cy: 5, r: 5 }, dot);
+      rows.push(h("tr", { class: "mc-row", "data-class": c },
+        h("td", {}, dot, ` ${c}`),
+        h("td", { class: "num" }, k.count), h("td", { class: "num" }, `${fmt(100 * k.p, 1)} %`),
+        h("td", { class: "num" }, `${fmt(100 * k.ci95[0], 1)}-${fmt(100 * k.ci95[1], 1)} %`),
+        h("td", {}, h("span", { class: "bar", style: `width:${Math.round(120 * k.p)}px` }))));
     }
     const sc = r.score_change;
-    $("mc-result").innerHTML =
-      `<table id="mc-table"><tr><th>shot disc</th><th>count</th><th>p</th><th>95 % interval</th><th></th></tr>${rows}</table>` +
-      `<div>${skillNote(r)}Score change: mean <b id="mc-mean">${fmt(sc.mean, 2)}</b>, median ${sc.quantiles.p50}, ` +
-      `5-95 %: ${sc.quantiles.p05} to ${sc.quantiles.p95}. Hit an opponent: ${fmt(100 * r.opponent_hits.any.p, 1)} %. ` +
-      `${r.shooter_positions.first.length} of ${r.samples} final positions drawn.</div>`;
+    const head = h("tr", {}, ["shot disc", "count", "p", "95 % interval", ""].map((t) => h("th", {}, t)));
+    show("mc-result",
+      h("table", { id: "mc-table" }, head, rows),
+      h("div", {}, skillNote(r), "Score change: mean ", h("b", { id: "mc-mean" }, fmt(sc.mean, 2)),
+        `, median ${sc.quantiles.p50}, 5-95 %: ${sc.quantiles.p05} to ${sc.quantiles.p95}. ` +
+        `Hit an opponent: ${fmt(100 * r.opponent_hits.any.p, 1)} %. ` +
+        `${r.shooter_positions.first.length} of ${r.samples} final positions drawn.`));
     setState("mc-done");
   } catch (e) {
     status(e.message, true);
@@ -588,17 +612,20 @@ async function runSuggest() {
     $("layer-cloud").textContent = "";
     redraw();
     status(`planner: ${plan.samples_used} simulated shots in ${fmt((performance.now() - t0) / 1000, 2)} s`);
-    let rows = "";
-    plan.top.forEach((s, i) => {
+    const rows = plan.top.map((s, i) => {
       const f = s.flick;
       const p20 = s.classes.twenty ? fmt(100 * s.classes.twenty.p, 0) : "-";
-      rows += `<tr class="plan-row"><td>${s.rank}</td><td class="num">${fmt(f.offset, 3)}</td><td class="num">${fmt(f.aim, 3)}</td>` +
-        `<td class="num">${fmt(f.speed, 2)}</td><td class="num">${fmt(f.spin, 1)}</td>` +
-        `<td class="num">${fmt(s.value.mean, 2)} <span class="note">[${fmt(s.value.ci95[0], 1)}, ${fmt(s.value.ci95[1], 1)}]</span></td>` +
-        `<td class="num">${p20} %</td><td><button class="play-suggestion" data-k="${i}">Play</button></td></tr>`;
+      return h("tr", { class: "plan-row" }, h("td", {}, s.rank), h("td", { class: "num" }, fmt(f.offset, 3)),
+        h("td", { class: "num" }, fmt(f.aim, 3)), h("td", { class: "num" }, fmt(f.speed, 2)),
+        h("td", { class: "num" }, fmt(f.spin, 1)),
+        h("td", { class: "num" }, `${fmt(s.value.mean, 2)} `,
+          h("span", { class: "note" }, `[${fmt(s.value.ci95[0], 1)}, ${fmt(s.value.ci95[1], 1)}]`)),
+        h("td", { class: "num" }, `${p20} %`),
+        h("td", {}, h("button", { class: "play-suggestion", "data-k": i }, "Play")));
     });
-    $("pl-result").innerHTML = (plan.skill ? `<div>${skillNote(plan)}</div>` : "") +
-      `<table id="plan-table"><tr><th>#</th><th>offset</th><th>aim</th><th>speed</th><th>spin</th><th>${plan.objective}</th><th>P(20)</th><th></th></tr>${rows}</table>`;
+    const head = h("tr", {}, ["#", "offset", "aim", "speed", "spin", plan.objective, "P(20)", ""].map((t) => h("th", {}, t)));
+    show("pl-result", plan.skill ? h("div", {}, skillNote(plan)) : null,
+      h("table", { id: "plan-table" }, head, rows));
     for (const b of document.querySelectorAll(".play-suggestion")) {
       b.addEventListener("click", () => {
         const f = plan.top[Number(b.dataset.k)].flick;
@@ -776,14 +803,14 @@ async function replayShot(k) {
     const o = out.outcomes[0];
     const same = JSON.stringify(o.discs.map((d) => d.pos)) === JSON.stringify(logged.outcome.discs.map((d) => d.pos));
     const seatLog = (R.log.seats || []).find((s) => s.seat === entry.seat);
-    $("rp-info").innerHTML =
-      `<div class="big">Shot ${k + 1} of ${R.files.length}: round ${logged.round}, seat ${logged.seat} (team ${logged.team}` +
-      `${seatLog ? ", " + escapeHtml(seatLog.strategy) : ""})</div>` +
-      `<div>Round totals ${logged.round_totals.join(" : ")}, game score ${logged.score.join(" : ")}. ` +
-      `Simulated again: <span id="rp-match" class="${same ? "ok" : "bad"}">${same ? "the same final positions as the log" : "differs from the log"}</span></div>`;
+    show("rp-info",
+      h("div", { class: "big" }, `Shot ${k + 1} of ${R.files.length}: round ${logged.round}, seat ${logged.seat} (team ${logged.team}` +
+        `${seatLog ? ", " + seatLog.strategy : ""})`),
+      h("div", {}, `Round totals ${[].concat(logged.round_totals).join(" : ")}, game score ${[].concat(logged.score).join(" : ")}. Simulated again: `,
+        h("span", { id: "rp-match", class: same ? "ok" : "bad" }, same ? "the same final positions as the log" : "differs from the log")));
     S.last = null;
     animate(entry, o, () => {
-      $("result").innerHTML = verdictHtml(o.rules);
+      show("result", verdictNode(o.rules));
     });
   } catch (e) {
     status(e.message, true);
