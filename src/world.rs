@@ -63,25 +63,7 @@ pub struct World {
 // names every field, so a new one fails to compile until it is copied.
 impl Clone for World {
     fn clone(&self) -> World {
-        let mut copy = World {
-            board: self.board.clone(),
-            physics: self.physics.clone(),
-            discs: Vec::new(),
-            motion: Vec::new(),
-            moving: Vec::new(),
-            events: Vec::new(),
-            steps: 0,
-            quiet_until: 0,
-            unprovable: false,
-            settle_time: 0.0,
-            capped_steps: 0,
-            stopped_by: None,
-            reach: Vec::new(),
-            touching: Vec::new(),
-            group: GroupScratch::default(),
-            pushes: Vec::new(),
-            event_centres: None,
-        };
+        let mut copy = World::empty(self.board.clone(), self.physics.clone());
         copy.clone_from(self);
         copy
     }
@@ -135,7 +117,12 @@ impl World {
     pub fn new(board: Board, physics: Physics) -> Result<World, InputError> {
         crate::validate::check_board(&board)?;
         crate::validate::check_physics(&physics)?;
-        Ok(World {
+        Ok(World::empty(board, physics))
+    }
+
+    /// A world of `board` and `physics`, unchecked, with no discs, at time 0.
+    fn empty(board: Board, physics: Physics) -> World {
+        World {
             board,
             physics,
             discs: Vec::new(),
@@ -150,10 +137,10 @@ impl World {
             stopped_by: None,
             reach: Vec::new(),
             touching: Vec::new(),
-            group: Default::default(),
+            group: GroupScratch::default(),
             pushes: Vec::new(),
             event_centres: None,
-        })
+        }
     }
 
     /// Adds a disc and returns its id. Refuses non-finite or non-positive values, a disc

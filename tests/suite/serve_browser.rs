@@ -300,6 +300,28 @@ fn start_browser(chromium: &Path, chromedriver: &Path, profile: &Path) -> (Guard
     (guard, Driver { addr, session })
 }
 
+/// A server and a browser showing its page, ready (the guards end both); the browser's
+/// profile goes in `dir`.
+fn open_page(dir: &Path) -> (Guard, Guard, Driver) {
+    let [chromium, chromedriver] = ["chromium", "chromedriver"].map(|tool| {
+        on_path(tool).unwrap_or_else(|| {
+            panic!(
+                "{tool} is not on the PATH: install Debian's browser and its driver with \
+                 `apt-get install -y chromium chromium-driver` (as root or with sudo)"
+            )
+        })
+    });
+    let (server, addr) = start_server();
+    let (driver_process, d) = start_browser(&chromium, &chromedriver, &dir.join("profile"));
+    d.call(
+        "POST",
+        "/url",
+        Some(json!({ "url": format!("http://{addr}/") })),
+    );
+    d.wait_for("ready");
+    (server, driver_process, d)
+}
+
 fn cli(args: &[&str]) -> Vec<u8> {
     binary::ok(args)
 }
@@ -317,23 +339,8 @@ fn positions(discs: &Value) -> Vec<(f64, f64)> {
 #[ignore = "needs chromium and chromedriver (apt-get install chromium chromium-driver); \
             .ci/test runs it when they are installed"]
 fn the_page_flicks_studies_suggests_and_replays_in_chromium() {
-    let [chromium, chromedriver] = ["chromium", "chromedriver"].map(|tool| {
-        on_path(tool).unwrap_or_else(|| {
-            panic!(
-                "{tool} is not on the PATH: install Debian's browser and its driver with \
-                 `apt-get install -y chromium chromium-driver` (as root or with sudo)"
-            )
-        })
-    });
     let dir = binary::scratch("browser");
-    let (_server, addr) = start_server();
-    let (_driver_process, d) = start_browser(&chromium, &chromedriver, &dir.join("profile"));
-    d.call(
-        "POST",
-        "/url",
-        Some(json!({ "url": format!("http://{addr}/") })),
-    );
-    d.wait_for("ready");
+    let (_server, _driver_process, d) = open_page(&dir);
     d.screenshot("serve-empty.png");
 
     // Set up: a blue disc in the way, a red one beside it.
@@ -512,23 +519,8 @@ fn the_page_flicks_studies_suggests_and_replays_in_chromium() {
 #[ignore = "needs chromium and chromedriver (apt-get install chromium chromium-driver); \
             .ci/test runs it when they are installed"]
 fn a_hostile_game_log_runs_nothing_in_chromium() {
-    let [chromium, chromedriver] = ["chromium", "chromedriver"].map(|tool| {
-        on_path(tool).unwrap_or_else(|| {
-            panic!(
-                "{tool} is not on the PATH: install Debian's browser and its driver with \
-                 `apt-get install -y chromium chromium-driver` (as root or with sudo)"
-            )
-        })
-    });
     let dir = binary::scratch("hostile");
-    let (_server, addr) = start_server();
-    let (_driver_process, d) = start_browser(&chromium, &chromedriver, &dir.join("profile"));
-    d.call(
-        "POST",
-        "/url",
-        Some(json!({ "url": format!("http://{addr}/") })),
-    );
-    d.wait_for("ready");
+    let (_server, _driver_process, d) = open_page(&dir);
     let hostile = "<img src=x onerror=\"window.pwned=1\"><script>window.pwned=2</script>";
     let log = cli(&[
         "play",
