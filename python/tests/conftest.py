@@ -5,10 +5,17 @@ prints."""
 
 import json
 import os
+import signal
 import subprocess
 from pathlib import Path
 
 import pytest
+
+# Ctrl-C as a terminal delivers it: a shell that starts the tests in the background (`cmd &`
+# in a script) starts them with SIGINT ignored, and then a simulated Ctrl-C
+# (`_thread.interrupt_main`, `os.kill(pid, SIGINT)`) would do nothing and the tests of
+# prompt interrupts would run their calls for hours. Their children reset it too.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures"

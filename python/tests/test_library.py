@@ -53,6 +53,7 @@ def test_ctrl_c_interrupts_a_long_study_or_run_of_games(call):
         f"""
         import os, signal, threading, time
         import crokinole as ck
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # as conftest.py says
         threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
         start = time.monotonic()
         try:
