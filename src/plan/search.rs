@@ -758,32 +758,13 @@ mod tests {
         assert!(!same(&a, &at(0.0016, 1.0), 1) && same(&a, &at(0.0014, 1.0), 1));
         // One parent per lineage (0 and 1 started from the same place), then the rest.
         let (cands, order, lineage) = ([a, b, c, a], [0, 1, 2, 3], [7, 7, 8, 9]);
+        let family = |i: usize| cands[i].aim_at.family(&[]);
+        assert_eq!(pick(&order, 3, 3, family, Some(&lineage), None), [0, 2, 3]);
         assert_eq!(
-            pick(
-                &order,
-                3,
-                3,
-                |i| cands[i].aim_at.family(&[]),
-                Some(&lineage),
-                None
-            ),
-            [0, 2, 3]
-        );
-        assert_eq!(
-            pick(
-                &order,
-                4,
-                3,
-                |i| cands[i].aim_at.family(&[]),
-                Some(&lineage),
-                None
-            ),
+            pick(&order, 4, 3, family, Some(&lineage), None),
             [0, 2, 3, 1]
         );
-        assert_eq!(
-            pick(&order, 3, 3, |i| cands[i].aim_at.family(&[]), None, None),
-            [0, 1, 2]
-        );
+        assert_eq!(pick(&order, 3, 3, family, None, None), [0, 1, 2]);
         assert_eq!(per_candidate(1000, 42), 23);
         assert_eq!(per_candidate(1000, 17), 58);
         assert_eq!(per_candidate(0, 17), 1);

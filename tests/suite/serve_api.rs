@@ -615,23 +615,10 @@ fn garbage_never_panics_the_router() {
 
 #[test]
 fn the_binary_serves_and_prints_its_url() {
-    use std::io::{BufRead, BufReader};
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_crokinole"))
-        .args(["serve", "--port", "0"])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let url = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http://127.0.0.1:"))
-        .unwrap_or_else(|| panic!("no URL in {line:?}"))
-        .to_string();
-    let addr = url.trim_start_matches("http://").trim_end_matches('/');
+    let (mut child, addr) = crate::http::spawn_serve(&[], std::process::Stdio::null());
+    // It listens on this machine only unless told otherwise.
+    assert!(addr.starts_with("127.0.0.1:"), "{addr}");
+    let addr = addr.as_str();
     let a = request(addr, "GET", "/api/params", None, b"", TIMEOUT);
     let _ = child.kill();
     let _ = child.wait();

@@ -16,7 +16,6 @@ use crate::binary;
 use crate::http;
 
 use serde_json::{Value, json};
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
@@ -218,24 +217,8 @@ fn base64_decode(s: &str) -> Vec<u8> {
 
 /// Starts `crokinole serve --port 0` and returns it with its `host:port`.
 fn start_server() -> (Guard, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_crokinole"))
-        .args(["serve", "--port", "0"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start crokinole serve");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let guard = Guard(child);
-    let addr = line
-        .split_whitespace()
-        .find_map(|w| w.strip_prefix("http://"))
-        .unwrap_or_else(|| panic!("no URL in {line:?}"))
-        .trim_end_matches('/')
-        .to_string();
-    (guard, addr)
+    let (child, addr) = crate::http::spawn_serve(&[], Stdio::null());
+    (Guard(child), addr)
 }
 
 /// The program `name` on the `PATH` (as `command -v` in .ci/test finds it).
@@ -320,6 +303,19 @@ fn open_page(dir: &Path) -> (Guard, Guard, Driver) {
     );
     d.wait_for("ready");
     (server, driver_process, d)
+}
+
+/// A game log of one round (greedy against random, seed 4), what both tests load.
+fn one_round_log() -> Vec<u8> {
+    cli(&[
+        "play",
+        "--seed",
+        "4",
+        "--strategies",
+        "greedy:k=4,random",
+        "--max-rounds",
+        "1",
+    ])
 }
 
 fn cli(args: &[&str]) -> Vec<u8> {
@@ -477,15 +473,7 @@ fn the_page_flicks_studies_suggests_and_replays_in_chromium() {
     d.screenshot("serve-suggest-played.png");
 
     // Replay a game log shot by shot.
-    let log = cli(&[
-        "play",
-        "--seed",
-        "4",
-        "--strategies",
-        "greedy:k=4,random",
-        "--max-rounds",
-        "1",
-    ]);
+    let log = one_round_log();
     let log_path = dir.join("game.json");
     std::fs::write(&log_path, &log).unwrap();
     let input = d.element("#log-file");
@@ -522,15 +510,7 @@ fn a_hostile_game_log_runs_nothing_in_chromium() {
     let dir = binary::scratch("hostile");
     let (_server, _driver_process, d) = open_page(&dir);
     let hostile = "<img src=x onerror=\"window.pwned=1\"><script>window.pwned=2</script>";
-    let log = cli(&[
-        "play",
-        "--seed",
-        "4",
-        "--strategies",
-        "greedy:k=4,random",
-        "--max-rounds",
-        "1",
-    ]);
+    let log = one_round_log();
     let pwned = || d.script("return window.pwned === undefined;", json!([]));
     let load = |v: &Value, name: &str| {
         let path = dir.join(name);

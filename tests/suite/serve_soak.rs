@@ -12,9 +12,9 @@ use crate::binary;
 use crate::http;
 
 use crokinole::serve::{ServeConfig, Server, Timeouts};
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -35,23 +35,8 @@ impl Drop for Served {
 
 /// Starts `crokinole serve --port 0 ARGS`, its standard error to `stderr`.
 fn serve(args: &[&str], stderr: std::path::PathBuf) -> Served {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_crokinole"))
-        .args(["serve", "--port", "0"])
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(std::fs::File::create(&stderr).unwrap())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let addr = line
-        .split_whitespace()
-        .find_map(|w| w.strip_prefix("http://"))
-        .unwrap_or_else(|| panic!("no URL in {line:?}"))
-        .trim_end_matches('/')
-        .to_string();
+    let file = std::fs::File::create(&stderr).unwrap();
+    let (child, addr) = crate::http::spawn_serve(args, file.into());
     Served {
         child,
         addr,

@@ -122,3 +122,27 @@ pub fn free_port() -> u16 {
         .map(|a| a.port())
         .expect("a free port")
 }
+
+/// Starts the binary's `crokinole serve --port 0 ARGS` with its standard error sent to
+/// `stderr`, waits for the line that prints its URL and returns the process and the
+/// address it listens on (`127.0.0.1:PORT`). The caller ends the process.
+pub fn spawn_serve(args: &[&str], stderr: std::process::Stdio) -> (std::process::Child, String) {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_crokinole"))
+        .args(["serve", "--port", "0"])
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(stderr)
+        .spawn()
+        .expect("start crokinole serve");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("piped standard output"))
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("http://"))
+        .unwrap_or_else(|| panic!("no URL in {line:?}"))
+        .trim_end_matches('/')
+        .to_string();
+    (child, addr)
+}
