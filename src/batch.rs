@@ -110,11 +110,12 @@ fn shot_in_batch(
 /// [`run_batch`] that stops when `cancel` is cancelled: every shot checks it before it
 /// starts and while it runs ([`World::run_until`](crate::World::run_until)), so the batch
 /// ends within milliseconds. Returns the results of the shots before the first stopped
-/// one, in order; an uncancelled batch gives exactly [`run_batch`]'s results.
-pub fn run_batch_until(
+/// one, in order; an uncancelled batch gives exactly [`run_batch`]'s results. The shots
+/// may be anything that holds a [`Shot`] (a shot file's entries, say).
+pub fn run_batch_until<S: std::borrow::Borrow<Shot> + Sync>(
     board: &Board,
     physics: &Physics,
-    shots: &[Shot],
+    shots: &[S],
     cancel: &Cancel,
 ) -> Finished<Result<Outcome, InputError>> {
     Finished::prefix(
@@ -122,7 +123,7 @@ pub fn run_batch_until(
             .par_iter()
             .with_max_len(SPLIT)
             .enumerate()
-            .map(|(k, s)| shot_in_batch(board, physics, s, k, cancel))
+            .map(|(k, s)| shot_in_batch(board, physics, s.borrow(), k, cancel))
             .collect(),
     )
 }

@@ -34,6 +34,24 @@ impl InputError {
         };
         self
     }
+
+    /// An error about shot `j` of a slice of shots that starts at shot `first` of a larger
+    /// batch or file, as shot `first + j`'s (its `shots[j]` field prefix renumbered). An
+    /// error not tied to a shot is unchanged.
+    pub fn offset_shot(self, first: usize) -> InputError {
+        match self.shot {
+            Some(j) if first > 0 => {
+                let prefix = format!("shots[{j}]");
+                let rest = self.field.strip_prefix(&prefix).unwrap_or(&self.field);
+                InputError {
+                    shot: Some(first + j),
+                    field: format!("shots[{}]{rest}", first + j),
+                    problem: self.problem,
+                }
+            }
+            _ => self,
+        }
+    }
 }
 
 /// Longest field path an error message shows; a longer one keeps its start and end.

@@ -146,11 +146,12 @@ pub fn trace_shot_until(
 }
 
 /// [`trace_batch`] stopped by `cancel` between and within shots: the traces of the shots
-/// before the first stopped one, in order (as [`crate::batch::run_batch_until`]).
-pub fn trace_batch_until(
+/// before the first stopped one, in order (as [`crate::batch::run_batch_until`]). The
+/// shots may be anything that holds a [`Shot`] (a shot file's entries, say).
+pub fn trace_batch_until<S: std::borrow::Borrow<Shot> + Sync>(
     board: &Board,
     physics: &Physics,
-    shots: &[Shot],
+    shots: &[S],
     every: u32,
     cancel: &Cancel,
 ) -> Finished<Result<Trace, InputError>> {
@@ -160,7 +161,7 @@ pub fn trace_batch_until(
             .with_max_len(crate::batch::SPLIT)
             .enumerate()
             .map(
-                |(k, s)| match trace_shot_until(board, physics, s, every, cancel) {
+                |(k, s)| match trace_shot_until(board, physics, s.borrow(), every, cancel) {
                     Ok(t) => Ok(Ok(t)),
                     Err(ShotError::Input(e)) => Ok(Err(e.in_shot(k))),
                     Err(ShotError::Cancelled(c)) => Err(c),

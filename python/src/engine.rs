@@ -202,7 +202,7 @@ fn run_arrays(
         let run: Vec<Result<Outcome, InputError>> = match run {
             Ok(results) => results
                 .into_iter()
-                .map(|r| r.map_err(|e| shift(e, first)))
+                .map(|r| r.map_err(|e| e.offset_shot(first)))
                 .collect(),
             Err(e) => vec![Err(e)],
         };
@@ -235,26 +235,6 @@ fn run_arrays(
     Ok(Some(
         String::from_utf8(text).expect("serde_json writes UTF-8"),
     ))
-}
-
-/// `e`, an error of shot `j` of a chunk that starts at shot `first`, as shot `first + j`'s.
-fn shift(e: InputError, first: usize) -> InputError {
-    match e.shot {
-        Some(j) if first > 0 => {
-            let prefix = format!("shots[{j}]");
-            let field = e
-                .field
-                .strip_prefix(&prefix)
-                .unwrap_or(&e.field)
-                .to_string();
-            InputError {
-                shot: Some(first + j),
-                field: format!("shots[{}]{field}", first + j),
-                problem: e.problem,
-            }
-        }
-        _ => e,
-    }
 }
 
 /// A batch given as arrays, its shapes checked; [`Arrays::shot`] reads one shot.

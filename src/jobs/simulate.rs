@@ -21,10 +21,8 @@ use crate::io::{
 use crate::params::Physics;
 use crate::rules::{Ruleset, ShotEntry, ShotVerdict, check_rules, judge_outcomes};
 use crate::shot::{Outcome, Shot};
-use crate::shot::{ShotError, run_shot_until};
-use crate::trace::{Trace, trace_batch_until, trace_shot_until};
+use crate::trace::{Trace, trace_batch_until};
 use crate::validate::{check_board, check_physics};
-use rayon::prelude::*;
 use std::io::{Read, Write};
 
 /// A shot file read and checked: its board, physics and shots.
@@ -128,10 +126,9 @@ pub fn simulate_until(
     if let Some(ruleset) = options.rules {
         check_rules(board, physics, entries, ruleset)?;
     }
-    let shots = file.shots();
     let (outcomes, traces, stopped) = match options.trace {
         Some(every) => {
-            let done = trace_batch_until(board, physics, &shots, every, cancel);
+            let done = trace_batch_until(board, physics, entries, every, cancel);
             let traces = done.items.into_iter().collect::<Result<Vec<_>, _>>()?;
             (
                 traces.iter().map(|t| t.outcome.clone()).collect(),
@@ -140,7 +137,7 @@ pub fn simulate_until(
             )
         }
         None => {
-            let done = run_batch_until(board, physics, &shots, cancel);
+            let done = run_batch_until(board, physics, entries, cancel);
             let outcomes = done.items.into_iter().collect::<Result<Vec<_>, _>>()?;
             (outcomes, None, done.stopped)
         }
@@ -272,27 +269,6 @@ fn json_error(source: &dyn ShotSource, e: &serde_json::Error) -> InputError {
     }
 }
 
-/// `e`, an error about shot 0 of a slice that starts at shot `first` of the file, about
-/// that shot of the file.
-fn in_file(e: InputError, first: usize) -> InputError {
-    match e.shot {
-        Some(k) if first > 0 => {
-            let prefix = format!("shots[{k}]");
-            let rest = e
-                .field
-                .strip_prefix(&prefix)
-                .unwrap_or(&e.field)
-                .to_string();
-            InputError {
-                shot: Some(first + k),
-                field: format!("shots[{}]{rest}", first + k),
-                problem: e.problem,
-            }
-        }
-        _ => e,
-    }
-}
-
 /// Reads the shot file in `source` once, a shot at a time, and checks it as
 /// [`ShotFile::read`] and [`simulate`] do before running anything, with the same errors in
 /// the same order: the JSON (the first error in the text), the board, the physics, every
@@ -373,7 +349,7 @@ impl Findings {
                     && self.rules.is_none()
                     && let Err(x) = check_rules(board, physics, std::slice::from_ref(&e), ruleset)
                 {
-                    self.rules = Some(in_file(x, k));
+                    self.rules = Some(x.offset_shot(k));
                 }
             }
         }
@@ -590,52 +566,43 @@ fn run_chunk(
     cancel: &Cancel,
 ) -> Result<(Vec<OutcomeItem>, bool), InputError> {
     let (board, physics) = (&checked.board, &checked.physics);
-    // `Ok(None)`: the shot was stopped.
-    let ran: Vec<Result<Option<OutcomeItem>, InputError>> =
-        entries
-            .par_iter()
-            .with_max_len(crate::batch::SPLIT)
-            .enumerate()
-            .map(|(k, e)| {
-                let item =
-                    match options.trace {
-                        Some(every) => trace_shot_until(board, physics, &e.shot, every, cancel)
-                            .map(|trace| OutcomeItem {
-                                outcome: trace.outcome.clone(),
-                                verdict: None,
-                                trace: Some(trace),
-                            }),
-                        None => run_shot_until(board, physics, &e.shot, cancel).map(|outcome| {
-                            OutcomeItem {
-                                outcome,
-                                verdict: None,
-                                trace: None,
-                            }
-                        }),
-                    };
-                match item {
-                    Ok(item) => Ok(Some(item)),
-                    Err(ShotError::Cancelled(_)) => Ok(None),
-                    Err(ShotError::Input(x)) => Err(x.in_shot(first + k)),
-                }
-            })
-            .collect();
-    // The finished prefix, in order; an error before the first stopped shot is reported.
-    let mut items = Vec::with_capacity(ran.len());
-    let mut stopped = false;
-    for r in ran {
-        match r? {
-            Some(item) => items.push(item),
-            None => {
-                stopped = true;
-                break;
-            }
+    let (mut items, stopped) = match options.trace {
+        Some(every) => {
+            let done = trace_batch_until(board, physics, entries, every, cancel);
+            let items = done
+                .items
+                .into_iter()
+                .map(|t| {
+                    let trace = t.map_err(|e| e.offset_shot(first))?;
+                    Ok(OutcomeItem {
+                        outcome: trace.outcome.clone(),
+                        verdict: None,
+                        trace: Some(trace),
+                    })
+                })
+                .collect::<Result<Vec<_>, InputError>>()?;
+            (items, done.stopped.is_some())
         }
-    }
+        None => {
+            let done = run_batch_until(board, physics, entries, cancel);
+            let items = done
+                .items
+                .into_iter()
+                .map(|o| {
+                    Ok(OutcomeItem {
+                        outcome: o.map_err(|e| e.offset_shot(first))?,
+                        verdict: None,
+                        trace: None,
+                    })
+                })
+                .collect::<Result<Vec<_>, InputError>>()?;
+            (items, done.stopped.is_some())
+        }
+    };
     if let Some(ruleset) = options.rules {
         let outcomes: Vec<Outcome> = items.iter().map(|i| i.outcome.clone()).collect();
         let verdicts = judge_outcomes(board, physics, &entries[..items.len()], &outcomes, ruleset)
-            .map_err(|e| in_file(e, first))?;
+            .map_err(|e| e.offset_shot(first))?;
         for (item, verdict) in items.iter_mut().zip(verdicts) {
             item.verdict = Some(verdict);
         }

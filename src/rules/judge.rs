@@ -24,6 +24,13 @@ pub struct ShotEntry {
     pub players: u8,
 }
 
+// A shot file's entry runs as its shot (`run_batch_until(.., &entries, ..)`, no copy).
+impl std::borrow::Borrow<Shot> for ShotEntry {
+    fn borrow(&self) -> &Shot {
+        &self.shot
+    }
+}
+
 /// The seat of shot `k`, required with `--rules` (field `shots[k].seat`).
 fn seat_of(k: usize, e: &ShotEntry) -> Result<u8, InputError> {
     e.seat.ok_or_else(|| {
