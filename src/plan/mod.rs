@@ -15,8 +15,8 @@
 //!    heat map. Each candidate gets a few noisy executions.
 //! 2. **Refinement** (`refine`): up to three rounds; each keeps the best
 //!    [`search::PARENTS`] candidates (at most [`search::PER_FAMILY`] of a kind of shot,
-//!    [`search::kind`]: the same target, and for a disc the same soft or hard takeout, so
-//!    the alternatives survive, but only among the [`search::contenders`], those within
+//!    [`parents::kind`]: the same target, and for a disc the same soft or hard takeout, so
+//!    the alternatives survive, but only among the [`parents::contenders`], those within
 //!    two standard errors of the best, so a kind clearly beaten leaves its places to the
 //!    better ones; in the first [`search::APART`] rounds at most one per coarse candidate
 //!    a climb started from, so several starting points climb before they compete), adds each one's neighbours (offset, aim and speed moved either
@@ -70,6 +70,7 @@
 
 pub mod config;
 pub mod objective;
+pub mod parents;
 pub mod search;
 pub mod setup;
 pub mod space;
@@ -340,7 +341,7 @@ struct Evaluated {
 
 /// What the refinement leaves: its last round (the coarse sweep if no round ran), and
 /// every stage before that one, the coarse sweep first, each as its candidates and their
-/// ranking ([`search::ranking`]).
+/// ranking ([`parents::ranking`]).
 struct Refined {
     last: Evaluated,
     earlier: Vec<(Vec<Candidate>, Vec<usize>)>,
@@ -427,14 +428,14 @@ impl<'s> Planner<'s> {
             if self.rounds.out_of_time() || self.rounds.stopped {
                 break;
             }
-            let order = search::ranking(&pool_stats);
+            let order = parents::ranking(&pool_stats);
             let apart = (r < search::APART).then_some(&lineage[..]);
-            let contenders = search::contenders(&pool_stats, &order);
-            let parents = search::pick(
+            let contenders = parents::contenders(&pool_stats, &order);
+            let parents = parents::pick(
                 &order,
                 search::PARENTS,
                 search::PER_FAMILY,
-                |i| search::kind(self.setup, &self.points, &pool[i]),
+                |i| parents::kind(self.setup, &self.points, &pool[i]),
                 apart,
                 Some(&contenders),
             );
@@ -477,13 +478,13 @@ impl<'s> Planner<'s> {
     /// time budget has run out.
     fn race(&mut self, last: Evaluated) -> Ranked {
         let level = self.last_level();
-        let order = search::ranking(&last.stats);
-        let contenders = search::contenders(&last.stats, &order);
-        let parents = search::pick(
+        let order = parents::ranking(&last.stats);
+        let contenders = parents::contenders(&last.stats, &order);
+        let parents = parents::pick(
             &order,
             search::RACE_PARENTS,
             search::PER_FAMILY,
-            |i| search::kind(self.setup, &self.points, &last.cands[i]),
+            |i| parents::kind(self.setup, &self.points, &last.cands[i]),
             None,
             Some(&contenders),
         );
@@ -548,7 +549,7 @@ impl<'s> Planner<'s> {
     }
 
     /// The final evaluation's `top` candidates, picked from `pool` in `order`: one per
-    /// target first, then the next best ([`search::pick`]). Among the firsts, the race's
+    /// target first, then the next best ([`parents::pick`]). Among the firsts, the race's
     /// entrants (the first `raced` of `pool`) come first in the race's order (it ranked
     /// them on more samples than the final evaluation gives each). Returns them and how
     /// many lead in the race's order.
@@ -560,7 +561,7 @@ impl<'s> Planner<'s> {
         top: usize,
     ) -> (Vec<Candidate>, usize) {
         // `pick` lists one per target first, then the next best; each part keeps that split.
-        let mut picked = search::pick(
+        let mut picked = parents::pick(
             order,
             top,
             1,
@@ -829,7 +830,9 @@ fn suggestions(
     objective: Objective,
     in_race: usize,
 ) -> Vec<Suggestion> {
-    let ranked = search::ranking(stats).into_iter().filter(|&i| i >= in_race);
+    let ranked = parents::ranking(stats)
+        .into_iter()
+        .filter(|&i| i >= in_race);
     (0..in_race)
         .filter(|&i| stats[i].is_some())
         .chain(ranked)
