@@ -31,7 +31,7 @@
 //! - make it work long: every request's work watches a [`Cancel`] with the request's time
 //!   budget ([`ServeConfig::budget`]), cancelled too when the client goes away (hyper drops
 //!   the request's future), and the engine checks it within every shot (503 when it ran
-//!   out); the heavy endpoints (simulate, shot, montecarlo, suggest) pass one [`Gate`],
+//!   out); the heavy endpoints (simulate, shot, montecarlo, suggest, game) pass one [`Gate`],
 //!   waiting there within their budget.
 //!
 //! - [`api`]: the endpoints as plain functions (query and body in, [`Reply`] out) and the
@@ -266,6 +266,7 @@ pub fn route(req: &Request, limits: &Limits, gate: &Gate, cancel: &Cancel) -> Re
         "/api/montecarlo" => Some((api::montecarlo, true)),
         "/api/suggest" => Some((api::suggest, true)),
         "/api/replay" => Some((api::replay, false)),
+        "/api/game" => Some((api::game, true)),
         _ => None,
     };
     match (req.method, path, post) {
