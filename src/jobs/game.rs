@@ -43,6 +43,9 @@ pub struct Advance {
     /// With `Some(budget)`, when it is a human's turn, the planner's best flick for that
     /// seat (its noise, the game's rules) with this sample budget.
     pub hint: Option<u64>,
+    /// The file's shots from this number on are also returned traced (the page has seen
+    /// the ones before); `None`: only the shots this request plays.
+    pub seen: Option<usize>,
 }
 
 /// Why a request could not be answered.
@@ -205,10 +208,11 @@ pub struct Advanced {
     /// The game as far as it goes now, as `crokinole play --games 1` logs it (its `noise`
     /// the first human seat's, or seat 0's; each seat's own is in its `strategy` name).
     pub log: GameLog,
-    /// Number of the first shot played by this request (the shots before came from the
-    /// file).
+    /// Number of the first shot of `entries` (the file's shots from `seen` on, then those
+    /// played by this request).
     pub from: usize,
-    /// The shots played by this request, as shot-file entries.
+    /// The file's shots from `seen` on and the shots played by this request, as shot-file
+    /// entries.
     pub entries: Vec<ShotEntry>,
     /// Those shots simulated again with their traces (the same outcomes).
     pub traced: Option<Simulated>,
@@ -238,6 +242,23 @@ fn play_error(e: PlayError) -> GameJobError {
     }
 }
 
+/// The shot of a logged shot from the discs before it, as a shot file's entry.
+fn entry_of(discs: Vec<Placed>, log: &crate::play::ShotLog, players: u8) -> ShotEntry {
+    ShotEntry {
+        shot: Shot {
+            discs,
+            shooter: crate::shot::Flick {
+                team: log.start.team,
+                pos: log.start.pos.into(),
+                vel: log.start.vel.into(),
+                spin: log.start.spin,
+            },
+        },
+        seat: Some(log.seat),
+        players,
+    }
+}
+
 /// Plays `file` forward as the module says, watching `cancel`.
 pub fn advance_until(
     file: &GameFile,
@@ -249,6 +270,7 @@ pub fn advance_until(
     let index_of = |seat: u8| seats.iter().position(|&s| s == seat).unwrap_or(0);
     let first = &configs[0];
     let mut game = first.start(0).map_err(play_error)?;
+    let mut entries = Vec::new();
     for (k, decision) in file.shots.iter().enumerate() {
         let Some(seat) = first.turn(&game) else {
             return Err(InputError::new(
@@ -261,13 +283,17 @@ pub fn advance_until(
         if let Some(why) = illegal(config, &game, &decision.flick) {
             return Err(InputError::new(format!("shots[{k}]"), why).into());
         }
-        config
+        let discs = game.game().position().to_vec();
+        let log = config
             .execute_until(&mut game, *decision, cancel)
             .map_err(play_error)?;
+        if options.seen.is_some_and(|seen| k >= seen) {
+            entries.push(entry_of(discs, log, file.players));
+        }
     }
-    let from = game.shots().len();
-    let mut entries = Vec::new();
-    while entries.len() < options.moves {
+    let from = game.shots().len() - entries.len();
+    let mut moved = 0;
+    while moved < options.moves {
         let Some(seat) = first.turn(&game) else { break };
         let k = index_of(seat);
         if file.seats[k].is_human() {
@@ -280,19 +306,8 @@ pub fn advance_until(
         let log = config
             .execute_until(&mut game, decision, cancel)
             .map_err(play_error)?;
-        entries.push(ShotEntry {
-            shot: Shot {
-                discs,
-                shooter: crate::shot::Flick {
-                    team: log.start.team,
-                    pos: log.start.pos.into(),
-                    vel: log.start.vel.into(),
-                    spin: log.start.spin,
-                },
-            },
-            seat: Some(seat),
-            players: file.players,
-        });
+        entries.push(entry_of(discs, log, file.players));
+        moved += 1;
     }
     let turn = first.turn(&game);
     let human = turn.is_some_and(|s| file.seats[index_of(s)].is_human());
@@ -431,6 +446,7 @@ mod tests {
         moves: 1000,
         trace: 50,
         hint: None,
+        seen: None,
     };
 
     fn file(seats: &str, shots: &str) -> GameFile {

@@ -534,17 +534,22 @@ pub const MAX_GAME_MOVES: u64 = 64;
 /// Most discs at rest before a shot of a game (a round's discs, less the shooter).
 const GAME_DISCS: usize = 23;
 
-/// `POST /api/game?moves=N&trace=T&hint=B`: a game file in (docs/play-on-the-page.md),
-/// the game played forward ([`game::advance_until`]): the file's shots again, then at most
+/// `POST /api/game?moves=N&trace=T&hint=B&seen=K`: a game file in
+/// (docs/play-on-the-page.md), the game played forward ([`game::advance_until`]): the
+/// file's shots again (those from `K` on returned traced, at most [`MAX_GAME_MOVES`] of
+/// them), then at most
 /// `moves` (default 16, at most [`MAX_GAME_MOVES`]) computer shots until a human's turn
 /// or the end, traced every `trace` steps (default 10); with `hint`, the planner's flick
-/// for the human to shoot at that sample budget. Bounds: the file's shots
+/// for the human to shoot at that sample budget; with `log`, only the game log, as
+/// `crokinole play --games 1` prints it (pass `moves=0` to log the file's shots alone).
+/// Bounds: the file's shots
 /// (`max_log_shots`), its rounds (at most 100), a planner seat's and the hint's budget
 /// (`max_budget`), the trace points; the work watches `cancel` (503).
 pub fn game(query: &Query, body: &[u8], limits: &Limits, cancel: &Cancel) -> Reply {
     let run = || -> Result<Reply, Reply> {
-        query.only(&["moves", "trace", "hint"])?;
-        let moves = query.number("moves", 16, 1, MAX_GAME_MOVES)? as usize;
+        query.only(&["moves", "trace", "hint", "seen", "log"])?;
+        let log_only = query.get("log").is_some();
+        let moves = query.number("moves", 16, 0, MAX_GAME_MOVES)? as usize;
         let trace = query.number("trace", 10, 1, 1_000_000)? as u32;
         let hint = match query.get("hint") {
             None => None,
@@ -577,9 +582,24 @@ pub fn game(query: &Query, body: &[u8], limits: &Limits, cancel: &Cancel) -> Rep
                 )));
             }
         }
-        let physics = Physics::default();
-        check_trace(&physics, &vec![GAME_DISCS; moves], trace, limits)?;
-        match game::advance_until(&file, game::Advance { moves, trace, hint }, cancel) {
+        let seen = match query.get("seen") {
+            None => None,
+            Some(_) => {
+                let n = file.shots.len() as u64;
+                let lo = n.saturating_sub(MAX_GAME_MOVES);
+                Some(query.number("seen", n, lo, n)? as usize)
+            }
+        };
+        let traced = moves + seen.map_or(0, |s| file.shots.len() - s);
+        check_trace(&Physics::default(), &vec![GAME_DISCS; traced], trace, limits)?;
+        let advance = game::Advance {
+            moves,
+            trace,
+            hint,
+            seen,
+        };
+        match game::advance_until(&file, advance, cancel) {
+            Ok(advanced) if log_only => Ok(Reply::json(crate::io::game_log_json(&advanced.log))),
             Ok(advanced) => Ok(Reply::json(advanced.text())),
             Err(game::GameJobError::Input(e)) => Err(refused("game file")(e)),
             Err(game::GameJobError::Stopped(why)) => Err(Reply::stopped(why)),

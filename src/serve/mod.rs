@@ -67,6 +67,7 @@ use std::time::{Duration, Instant};
 const INDEX_HTML: &str = include_str!("page/index.html");
 const STYLE_CSS: &str = include_str!("page/style.css");
 const APP_JS: &str = include_str!("page/app.js");
+const GAME_JS: &str = include_str!("page/game.js");
 
 /// Most bytes of a request's line and headers hyper reads (its read buffer): a longer
 /// head is answered 431 and the connection closed.
@@ -273,6 +274,7 @@ pub fn route(req: &Request, limits: &Limits, gate: &Gate, cancel: &Cancel) -> Re
         ("GET" | "HEAD", "/" | "/index.html", _) => page("text/html; charset=utf-8", INDEX_HTML),
         ("GET" | "HEAD", "/style.css", _) => page("text/css; charset=utf-8", STYLE_CSS),
         ("GET" | "HEAD", "/app.js", _) => page("text/javascript; charset=utf-8", APP_JS),
+        ("GET" | "HEAD", "/game.js", _) => page("text/javascript; charset=utf-8", GAME_JS),
         ("GET" | "HEAD", "/api/params", _) => api::params(),
         ("GET" | "HEAD", "/api/skills", _) => api::skills(),
         ("POST", _, Some((endpoint, heavy))) => {
@@ -309,7 +311,12 @@ pub fn route(req: &Request, limits: &Limits, gate: &Gate, cancel: &Cancel) -> Re
                 Reply::error(500, "internal error while handling the request (a bug)")
             })
         }
-        (_, "/" | "/index.html" | "/style.css" | "/app.js" | "/api/params" | "/api/skills", _) => {
+        (
+            _,
+            "/" | "/index.html" | "/style.css" | "/app.js" | "/game.js" | "/api/params"
+            | "/api/skills",
+            _,
+        ) => {
             Reply::error(405, format!("{path} takes GET"))
         }
         (_, _, Some(_)) => Reply::error(405, format!("{path} takes POST with a JSON body")),

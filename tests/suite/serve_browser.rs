@@ -23,10 +23,10 @@ use std::time::Duration;
 const TIMEOUT: Duration = Duration::from_secs(60);
 /// Polls of the page's state, 100 ms apart, before giving up (a safety net against a hang,
 /// not a timing assertion).
-const POLLS: usize = 600;
+pub(crate) const POLLS: usize = 600;
 
 /// A child process killed when the test ends, however it ends.
-struct Guard(Child);
+pub(crate) struct Guard(Child);
 
 impl Drop for Guard {
     fn drop(&mut self) {
@@ -36,13 +36,13 @@ impl Drop for Guard {
 }
 
 /// One WebDriver session.
-struct Driver {
+pub(crate) struct Driver {
     addr: String,
     session: String,
 }
 
 impl Driver {
-    fn call(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+    pub(crate) fn call(&self, method: &str, path: &str, body: Option<Value>) -> Value {
         let body = body.map(|b| b.to_string()).unwrap_or_default();
         let a = http::request(
             &self.addr,
@@ -58,7 +58,7 @@ impl Driver {
         v["value"].clone()
     }
 
-    fn script(&self, script: &str, args: Value) -> Value {
+    pub(crate) fn script(&self, script: &str, args: Value) -> Value {
         self.call(
             "POST",
             "/execute/sync",
@@ -66,7 +66,7 @@ impl Driver {
         )
     }
 
-    fn state(&self) -> String {
+    pub(crate) fn state(&self) -> String {
         self.script("return document.body.dataset.state;", json!([]))
             .as_str()
             .unwrap_or("")
@@ -74,7 +74,7 @@ impl Driver {
     }
 
     /// Waits until the page's `data-state` is `want` (failing on `error`).
-    fn wait_for(&self, want: &str) {
+    pub(crate) fn wait_for(&self, want: &str) {
         for _ in 0..POLLS {
             let s = self.state();
             if s == want {
@@ -92,11 +92,11 @@ impl Driver {
 
     /// Marks the page's state `sent` before an action, so a later [`Driver::wait_for`]
     /// sees the state that action leads to, not one left from before.
-    fn mark_sent(&self) {
+    pub(crate) fn mark_sent(&self) {
         self.script("document.body.dataset.state = 'sent';", json!([]));
     }
 
-    fn element(&self, css: &str) -> String {
+    pub(crate) fn element(&self, css: &str) -> String {
         let v = self.call(
             "POST",
             "/element",
@@ -109,12 +109,12 @@ impl Driver {
             .to_string()
     }
 
-    fn click(&self, css: &str) {
+    pub(crate) fn click(&self, css: &str) {
         let e = self.element(css);
         self.call("POST", &format!("/element/{e}/click"), Some(json!({})));
     }
 
-    fn set_value(&self, css: &str, text: &str) {
+    pub(crate) fn set_value(&self, css: &str, text: &str) {
         let e = self.element(css);
         self.call("POST", &format!("/element/{e}/clear"), Some(json!({})));
         self.call(
@@ -124,7 +124,7 @@ impl Driver {
         );
     }
 
-    fn text(&self, css: &str) -> String {
+    pub(crate) fn text(&self, css: &str) -> String {
         self.script(
             "const e = document.querySelector(arguments[0]); return e ? e.textContent : null;",
             json!([css]),
@@ -135,7 +135,7 @@ impl Driver {
     }
 
     /// Viewport pixel of a board point, from the page's own transform.
-    fn pixel(&self, x: f64, y: f64) -> (i64, i64) {
+    pub(crate) fn pixel(&self, x: f64, y: f64) -> (i64, i64) {
         let v = self.script(
             "return window.crokinole.toScreen(arguments[0], arguments[1]);",
             json!([x, y]),
@@ -146,7 +146,7 @@ impl Driver {
         )
     }
 
-    fn pointer(&self, steps: Vec<Value>) {
+    pub(crate) fn pointer(&self, steps: Vec<Value>) {
         self.call(
             "POST",
             "/actions",
@@ -159,7 +159,7 @@ impl Driver {
     }
 
     /// A click at a board point.
-    fn click_board(&self, x: f64, y: f64) {
+    pub(crate) fn click_board(&self, x: f64, y: f64) {
         let (px, py) = self.pixel(x, y);
         self.pointer(vec![
             json!({"type": "pointerMove", "duration": 0, "x": px, "y": py, "origin": "viewport"}),
@@ -168,7 +168,7 @@ impl Driver {
         ]);
     }
 
-    fn screenshot(&self, name: &str) -> PathBuf {
+    pub(crate) fn screenshot(&self, name: &str) -> PathBuf {
         let b64 = self.call("GET", "/screenshot", None);
         let png = base64_decode(b64.as_str().expect("base64 PNG"));
         assert!(png.starts_with(b"\x89PNG"), "a PNG");
@@ -285,7 +285,7 @@ fn start_browser(chromium: &Path, chromedriver: &Path, profile: &Path) -> (Guard
 
 /// A server and a browser showing its page, ready (the guards end both); the browser's
 /// profile goes in `dir`.
-fn open_page(dir: &Path) -> (Guard, Guard, Driver) {
+pub(crate) fn open_page(dir: &Path) -> (Guard, Guard, Driver) {
     let [chromium, chromedriver] = ["chromium", "chromedriver"].map(|tool| {
         on_path(tool).unwrap_or_else(|| {
             panic!(
@@ -318,11 +318,11 @@ fn one_round_log() -> Vec<u8> {
     ])
 }
 
-fn cli(args: &[&str]) -> Vec<u8> {
+pub(crate) fn cli(args: &[&str]) -> Vec<u8> {
     binary::ok(args)
 }
 
-fn positions(discs: &Value) -> Vec<(f64, f64)> {
+pub(crate) fn positions(discs: &Value) -> Vec<(f64, f64)> {
     discs
         .as_array()
         .unwrap()

@@ -191,6 +191,16 @@ function drawBoard() {
     el("circle", { class: "peg", cx: X(p), cy: Y(p), r: b.peg_radius * MM }, g);
     el("circle", { class: "pin", cx: X(p), cy: Y(p), r: 0.45 * b.peg_radius * MM }, g);
   }
+  // The scoring zones, named where no peg stands (between two pegs of the 15 line).
+  const a0 = Math.PI / 2 - Math.PI / 8;
+  const zones = [["20", 0], ["15", (b.hole_radius + b.fifteen_line_radius) / 2],
+    ["10", (b.fifteen_line_radius + b.ten_line_radius) / 2], ["5", (b.ten_line_radius + b.shooting_line_radius) / 2]];
+  for (const [name, r] of zones) {
+    el("text", { class: "zone-label" + (r === 0 ? " twenty" : ""), x: r * Math.cos(a0) * MM, y: -r * Math.sin(a0) * MM }, g, name);
+  }
+  const dr = (b.surface_radius + DITCH / 2) * MM, da = (3 * Math.PI) / 4 - Math.PI / 16;
+  el("text", { class: "ditch-label", x: dr * Math.cos(da), y: -dr * Math.sin(da), transform: `rotate(-56 ${dr * Math.cos(da)} ${-dr * Math.sin(da)})` }, g, "ditch");
+  el("text", { class: "ditch-label", x: 0, y: -(b.shooting_line_radius + 0.012) * MM }, g, "shooting line");
   // The shooter's part of the shooting line, and the seat numbers in the ditch.
   const R = b.shooting_line_radius * MM, m = maxOffset();
   const a = startPos(-m), z = startPos(m);
@@ -299,8 +309,10 @@ function onDown(evt) {
   if (S.anim || evt.button !== 0) return;
   const p = svgPoint(evt);
   const i = discAt(p);
+  // In a game, the board only takes the flick of a human at its turn.
+  if (gameActive() && !(humanTurn() && onShootingLine(p))) return;
   $("board").setPointerCapture(evt.pointerId);
-  if (i >= 0) {
+  if (i >= 0 && !gameActive()) {
     drag = { kind: "move", i };
   } else if (onShootingLine(p)) {
     const s = boardToSeat(S.seat, p);
@@ -331,6 +343,7 @@ function onMove(evt) {
     const pull = [p[0] - start[0], p[1] - start[1]];
     const len = Math.hypot(pull[0], pull[1]);
     if (len > 0.004) {
+      drag.pulled = true;
       const d = boardToSeat(S.seat, [-pull[0] / len, -pull[1] / len]);
       S.flick.aim = Math.atan2(-d[0], d[1]);
       S.flick.speed = Math.min(len * 20, Math.min(S.physics.max_speed, 5));
@@ -352,12 +365,13 @@ function onUp(evt) {
     afterPositionChange();
   } else {
     drawFlick();
-    if (S.flick.speed >= 0.05) shoot();
+    // A tap on the arc (no pull) only places the disc; a pull and release shoots.
+    if (d.pulled && S.flick.speed >= 0.05) shoot();
   }
 }
 
 function onDouble(evt) {
-  if (S.anim) return;
+  if (S.anim || gameActive()) return;
   const i = discAt(svgPoint(evt));
   if (i >= 0) {
     S.discs.splice(i, 1);
@@ -375,6 +389,7 @@ function afterPositionChange() {
 
 // ---------- shooting and the animation ----------
 async function shoot() {
+  if (gameActive()) return gameFlick();
   readInputs();
   stopAnimation();
   setState("busy");
@@ -448,7 +463,7 @@ function stopAnimation() {
 
 // Animates `outcome` (with its trace) of the shot `shotFile` (a shot file's entry); calls
 // `done` at the end. The clock runs at the chosen tempo.
-function animate(shotEntry, outcome, done) {
+function animate(shotEntry, outcome, done, speed) {
   stopAnimation();
   clearShotLayers();
   $("events").textContent = "";
@@ -458,7 +473,7 @@ function animate(shotEntry, outcome, done) {
   const teams = shotEntry.discs.map((d) => d.team).concat([shotEntry.shooter.team]);
   const start = shotEntry.discs.map((d) => d.pos).concat([shotEntry.shooter.pos]);
   const trace = outcome.trace;
-  const tempo = Number(document.querySelector("input[name=tempo]:checked").value) || 1;
+  const tempo = speed || Number(document.querySelector("input[name=tempo]:checked").value) || 1;
   const gone = {};
   for (const e of outcome.events) if (e.kind === "hole" || e.kind === "ditch") gone[e.a] = e;
   // The paths as drawn so far.
@@ -835,6 +850,7 @@ async function start() {
     status(`cannot load the skill levels: ${e.message}`, true);
   }
   fillSeats();
+  startGameUi();
   syncInputs();
   drawBoard();
   redraw();
