@@ -591,7 +591,12 @@ pub fn game(query: &Query, body: &[u8], limits: &Limits, cancel: &Cancel) -> Rep
             }
         };
         let traced = moves + seen.map_or(0, |s| file.shots.len() - s);
-        check_trace(&Physics::default(), &vec![GAME_DISCS; traced], trace, limits)?;
+        check_trace(
+            &Physics::default(),
+            &vec![GAME_DISCS; traced],
+            trace,
+            limits,
+        )?;
         let advance = game::Advance {
             moves,
             trace,

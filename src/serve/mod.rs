@@ -316,9 +316,7 @@ pub fn route(req: &Request, limits: &Limits, gate: &Gate, cancel: &Cancel) -> Re
             "/" | "/index.html" | "/style.css" | "/app.js" | "/game.js" | "/api/params"
             | "/api/skills",
             _,
-        ) => {
-            Reply::error(405, format!("{path} takes GET"))
-        }
+        ) => Reply::error(405, format!("{path} takes GET")),
         (_, _, Some(_)) => Reply::error(405, format!("{path} takes POST with a JSON body")),
         _ => Reply::error(404, format!("no such page or endpoint: {path}")),
     }

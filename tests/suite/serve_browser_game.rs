@@ -149,7 +149,11 @@ fn a_game_against_greedy_is_played_to_its_end_in_chromium() {
     d.mark_sent();
     d.click("#g-undo");
     assert_eq!(wait_game(&d), "your-turn");
-    assert_eq!(game(&d)["shots"].as_array().unwrap().len(), before, "undone");
+    assert_eq!(
+        game(&d)["shots"].as_array().unwrap().len(),
+        before,
+        "undone"
+    );
     d.screenshot("game-start-1366.png");
 
     // Played to the end, each flick a little different.
@@ -169,11 +173,23 @@ fn a_game_against_greedy_is_played_to_its_end_in_chromium() {
         }
         assert!(k < 40, "the game does not end");
     }
-    assert!(d.text("#g-over").contains("Game stopped after 1 round"), "{}", d.text("#g-over"));
+    assert!(
+        d.text("#g-over").contains("Game stopped after 1 round"),
+        "{}",
+        d.text("#g-over")
+    );
     d.screenshot("game-over-1366.png");
-    d.call("POST", "/window/rect", Some(json!({"width": 414, "height": 900})));
+    d.call(
+        "POST",
+        "/window/rect",
+        Some(json!({"width": 414, "height": 900})),
+    );
     d.screenshot("game-over-414.png");
-    d.call("POST", "/window/rect", Some(json!({"width": 1366, "height": 768})));
+    d.call(
+        "POST",
+        "/window/rect",
+        Some(json!({"width": 1366, "height": 768})),
+    );
 
     // The same game through the library: the page's decisions, the same seed and noise.
     let g = game(&d);
@@ -200,11 +216,16 @@ fn a_game_against_greedy_is_played_to_its_end_in_chromium() {
         max_rounds: 1,
     };
     let lib = config.play(0).unwrap();
-    let lib_json: Value =
-        serde_json::from_str(&crokinole::io::game_log_json(&lib)).unwrap();
+    let lib_json: Value = serde_json::from_str(&crokinole::io::game_log_json(&lib)).unwrap();
     assert_eq!(lib_json["shots"].as_array().unwrap().len(), shots.len());
-    for (k, (page, lib)) in shots.iter().zip(lib_json["shots"].as_array().unwrap()).enumerate() {
-        for key in ["seat", "intended", "executed", "start", "outcome", "verdict", "score"] {
+    for (k, (page, lib)) in shots
+        .iter()
+        .zip(lib_json["shots"].as_array().unwrap())
+        .enumerate()
+    {
+        for key in [
+            "seat", "intended", "executed", "start", "outcome", "verdict", "score",
+        ] {
             assert_eq!(floats(&page[key]), floats(&lib[key]), "shot {k}: {key}");
         }
     }
@@ -225,27 +246,31 @@ fn a_game_against_greedy_is_played_to_its_end_in_chromium() {
         }
         std::thread::sleep(Duration::from_millis(100));
     }
-    let text = text.as_str().expect("the page fetched the game log").to_string();
+    let text = text
+        .as_str()
+        .expect("the page fetched the game log")
+        .to_string();
     // The log `crokinole play` writes for that game, but for the seats' names (the page
     // names its players and their noise).
     let mut got: Value = serde_json::from_str(&text).unwrap();
     let mut want = lib_json.clone();
     assert_eq!(got["seats"][0]["strategy"], "human (noise club)");
-    assert_eq!(got["seats"][1]["strategy"], "greedy:k=16:spin=0 (noise club)");
+    assert_eq!(
+        got["seats"][1]["strategy"],
+        "greedy:k=16:spin=0 (noise club)"
+    );
     got["seats"] = Value::Null;
     want["seats"] = Value::Null;
     assert!(got == want, "the downloaded log differs from the library's");
     assert_eq!(
         text,
-        crokinole::io::game_log_json(&lib).replace("scripted", "human (noise club)").replacen(
-            "greedy:k=16:spin=0",
-            "greedy:k=16:spin=0 (noise club)",
-            1
-        ),
+        crokinole::io::game_log_json(&lib)
+            .replace("scripted", "human (noise club)")
+            .replacen("greedy:k=16:spin=0", "greedy:k=16:spin=0 (noise club)", 1),
         "laid out as `crokinole play` writes it"
     );
-    let replay = crokinole::jobs::replay::replay(crokinole::jobs::replay::read(&text).unwrap())
-        .unwrap();
+    let replay =
+        crokinole::jobs::replay::replay(crokinole::jobs::replay::read(&text).unwrap()).unwrap();
     let file = dir.join("shots.json");
     std::fs::write(
         &file,
@@ -272,14 +297,25 @@ fn four_computers_play_a_game_by_themselves_and_a_bad_flick_is_refused_in_chromi
     set(&d, "#g-players", "4");
     set(&d, "#g-rounds", "1");
     set(&d, "#g-speed", "1000");
-    for (k, p) in ["random", "greedy", "montecarlo", "greedy"].iter().enumerate() {
-        set(&d, &format!("#g-seats .g-seat:nth-child({}) .g-player", k + 1), p);
+    for (k, p) in ["random", "greedy", "montecarlo", "greedy"]
+        .iter()
+        .enumerate()
+    {
+        set(
+            &d,
+            &format!("#g-seats .g-seat:nth-child({}) .g-player", k + 1),
+            p,
+        );
     }
     d.mark_sent();
     d.click("#g-new");
     assert_eq!(wait_game(&d), "game-over", "{}", d.text("#g-error"));
     let g = game(&d);
-    assert_eq!(g["log"]["shots"].as_array().unwrap().len(), 24, "a round of 24 shots");
+    assert_eq!(
+        g["log"]["shots"].as_array().unwrap().len(),
+        24,
+        "a round of 24 shots"
+    );
     assert_eq!(g["log"]["rounds"].as_array().unwrap().len(), 1);
     assert!(d.text("#g-over").contains("Game stopped after 1 round"));
     d.screenshot("game-4-computers.png");

@@ -157,6 +157,7 @@ async function step(shots, opts) {
   G.busy = true;
   gameError("");
   setState("game-busy");
+  if (G.state && !G.state.over && G.state.turn !== null && !G.state.human) status(`seat ${G.state.turn} (${seatName(G.state.turn)}) is thinking...`);
   let r;
   try {
     r = await advance(shots, opts);
@@ -199,7 +200,8 @@ function showPosition() {
   S.discs = G.state.position.map((d) => ({ team: d.team, pos: d.pos }));
   if (G.state.turn !== null) S.seat = G.state.turn;
   drawBoard();
-  drawDiscs();
+  // At the game's end the board keeps the last shot's discs (the round's final position).
+  if (!G.state.over) drawDiscs();
   $("layer-cloud").textContent = "";
   $("layer-heat").textContent = "";
   drawFlick();
@@ -208,6 +210,8 @@ function showPosition() {
 function showState() {
   const st = G.state, c = G.config;
   const seats = c.players === 4 ? [0, 1, 2, 3] : [0, 2];
+  const line = `team 0 ${st.score[0]} : ${st.score[1]} team 1 (on the board ${st.board_score[0]} : ${st.board_score[1]})`;
+  status(st.over ? `game over: ${line}` : st.human ? `your turn, seat ${st.turn}: ${line}` : `seat ${st.turn} to play: ${line}`);
   if (st.over) {
     const w = st.winner;
     const msg = st.capped ? `Game stopped after ${c.max_rounds} round(s): ${st.score[0]} to ${st.score[1]}.`
@@ -233,9 +237,28 @@ function showState() {
   $("g-hint").disabled = !st.human;
   $("g-log").disabled = G.log.shots.length === 0;
   $("g-save").disabled = false;
+  $("g-end").disabled = false;
 }
 
 // ---------- the buttons ----------
+// Back to the analysis board (the game's position stays on it to study).
+function leaveGame() {
+  if (G.busy) return;
+  G.config = null;
+  G.state = null;
+  G.log = null;
+  show("g-turn", "");
+  show("g-score", "");
+  show("g-hint-note", "");
+  gameError("");
+  for (const id of ["g-undo", "g-hint", "g-save", "g-log"]) $(id).disabled = true;
+  $("g-end").disabled = true;
+  $("sec-position").open = true;
+  afterPositionChange();
+  status("ready: place discs, then flick from the dashed arc");
+  setState("ready");
+}
+
 async function newGame() {
   stopAnimation();
   G.config = readConfig();
@@ -329,6 +352,7 @@ function startGameUi() {
   seatRows();
   $("g-players").addEventListener("change", seatRows);
   $("g-new").addEventListener("click", newGame);
+  $("g-end").addEventListener("click", leaveGame);
   $("g-undo").addEventListener("click", undo);
   $("g-hint").addEventListener("click", hint);
   $("g-save").addEventListener("click", saveGame);
