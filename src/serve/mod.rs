@@ -68,6 +68,8 @@ const INDEX_HTML: &str = include_str!("page/index.html");
 const STYLE_CSS: &str = include_str!("page/style.css");
 const APP_JS: &str = include_str!("page/app.js");
 const GAME_JS: &str = include_str!("page/game.js");
+const STUDY_JS: &str = include_str!("page/study.js");
+const REPLAY_JS: &str = include_str!("page/replay.js");
 
 /// Most bytes of a request's line and headers hyper reads (its read buffer): a longer
 /// head is answered 431 and the connection closed.
@@ -275,6 +277,8 @@ pub fn route(req: &Request, limits: &Limits, gate: &Gate, cancel: &Cancel) -> Re
         ("GET" | "HEAD", "/style.css", _) => page("text/css; charset=utf-8", STYLE_CSS),
         ("GET" | "HEAD", "/app.js", _) => page("text/javascript; charset=utf-8", APP_JS),
         ("GET" | "HEAD", "/game.js", _) => page("text/javascript; charset=utf-8", GAME_JS),
+        ("GET" | "HEAD", "/study.js", _) => page("text/javascript; charset=utf-8", STUDY_JS),
+        ("GET" | "HEAD", "/replay.js", _) => page("text/javascript; charset=utf-8", REPLAY_JS),
         ("GET" | "HEAD", "/api/params", _) => api::params(),
         ("GET" | "HEAD", "/api/skills", _) => api::skills(),
         ("POST", _, Some((endpoint, heavy))) => {
@@ -313,8 +317,8 @@ pub fn route(req: &Request, limits: &Limits, gate: &Gate, cancel: &Cancel) -> Re
         }
         (
             _,
-            "/" | "/index.html" | "/style.css" | "/app.js" | "/game.js" | "/api/params"
-            | "/api/skills",
+            "/" | "/index.html" | "/style.css" | "/app.js" | "/game.js" | "/study.js"
+            | "/replay.js" | "/api/params" | "/api/skills",
             _,
         ) => Reply::error(405, format!("{path} takes GET")),
         (_, _, Some(_)) => Reply::error(405, format!("{path} takes POST with a JSON body")),
@@ -708,6 +712,35 @@ fn response(reply: Reply, close: bool) -> Response<Full<Bytes>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_pages_class_colours_are_the_svg_renders() {
+        for class in crate::montecarlo::ShotClass::ALL {
+            let rule = format!(
+                ".cls-{} {{ fill: {}; }}",
+                class.name(),
+                crate::render::class_colour(class)
+            );
+            assert!(STYLE_CSS.contains(&rule), "style.css lacks {rule}");
+        }
+    }
+
+    #[test]
+    fn every_script_the_page_loads_is_served() {
+        let (limits, gate, cancel) = (Limits::default(), Gate::new(1), Cancel::never());
+        for src in INDEX_HTML.split("<script src=\"").skip(1) {
+            let path = &src[..src.find('"').unwrap()];
+            let req = Request {
+                method: "GET",
+                url: path,
+                content_type: None,
+                body: b"",
+            };
+            let reply = route(&req, &limits, &gate, &cancel);
+            assert_eq!(reply.status, 200, "{path}");
+            assert!(reply.content_type.starts_with("text/javascript"), "{path}");
+        }
+    }
 
     #[test]
     fn only_the_bound_address_and_allowed_names_pass_the_host_check() {

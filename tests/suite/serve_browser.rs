@@ -90,6 +90,17 @@ impl Driver {
         );
     }
 
+    /// Waits until the page's `data-state` is `error` (an error expected).
+    pub(crate) fn wait_for_error(&self) {
+        for _ in 0..POLLS {
+            if self.state() == "error" {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        panic!("the page never reported an error (now {:?})", self.state());
+    }
+
     /// Marks the page's state `sent` before an action, so a later [`Driver::wait_for`]
     /// sees the state that action leads to, not one left from before.
     pub(crate) fn mark_sent(&self) {
@@ -339,6 +350,33 @@ fn the_page_flicks_studies_suggests_and_replays_in_chromium() {
     let (_server, _driver_process, d) = open_page(&dir);
     d.screenshot("serve-empty.png");
 
+    // An illegal placement is flagged while placing, in a player's words, and nothing is
+    // shot.
+    d.click("#sec-position summary");
+    let peg = d.script("return window.crokinole.state.board.pegs[0];", json!([]));
+    d.click_board(peg[0].as_f64().unwrap(), peg[1].as_f64().unwrap());
+    let note = d.text("#place-note");
+    assert!(note.contains("disc 0 sits on a peg"), "{note}");
+    let marked = d.script(
+        "return document.querySelectorAll('#layer-discs circle.illegal').length;",
+        json!([]),
+    );
+    assert_eq!(marked, json!(1));
+    d.mark_sent();
+    d.click("#shoot");
+    assert_eq!(d.state(), "refused");
+    assert!(
+        d.text("#result").contains("not legal"),
+        "{}",
+        d.text("#result")
+    );
+    d.screenshot("serve-illegal-placement.png");
+    d.script(
+        "window.crokinole.state.discs.pop(); window.crokinole.afterPositionChange();",
+        json!([]),
+    );
+    assert_eq!(d.text("#place-note"), "");
+
     // Set up: a blue disc in the way, a red one beside it.
     d.click("input[name=team][value='1']");
     d.click_board(0.03, -0.15);
@@ -417,8 +455,17 @@ fn the_page_flicks_studies_suggests_and_replays_in_chromium() {
         "every event listed"
     );
 
-    // Monte Carlo from the page: the table and the mean the command line gives.
+    // Monte Carlo from the page: a bound said as a person would, beside the button...
     d.click("#sec-mc summary");
+    d.set_value("#mc-samples", "1000000");
+    d.mark_sent();
+    d.click("#mc-run");
+    d.wait_for_error();
+    assert_eq!(
+        d.text("#mc-result"),
+        "Samples must be from 1 to 100000 (not 1000000)"
+    );
+    // ... then the table and the mean the command line gives.
     d.set_value("#mc-samples", "2000");
     d.set_value("#mc-seed", "3");
     d.mark_sent();
@@ -466,11 +513,30 @@ fn the_page_flicks_studies_suggests_and_replays_in_chromium() {
         json!([]),
     );
     assert!(cells.as_u64().unwrap() >= 4, "{cells}");
+    // Nothing of the last shot or study stays: they were about another flick.
+    for id in ["#result", "#events", "#mc-result", "#layer-cloud"] {
+        assert_eq!(d.text(id), "", "{id} after Suggest");
+    }
     d.screenshot("serve-suggest.png");
     d.mark_sent();
     d.click(".play-suggestion");
     d.wait_for("done");
     d.screenshot("serve-suggest-played.png");
+    assert!(d.text("#result").contains("score change"));
+
+    // An error (a speed the physics refuses) replaces the last result, beside the button.
+    d.set_value("#f-speed", "50");
+    d.mark_sent();
+    d.click("#shoot");
+    d.wait_for_error();
+    let shown = d.text("#result");
+    assert!(shown.contains("above the maximum"), "{shown}");
+    assert!(
+        !shown.contains("score change") && !shown.contains("file"),
+        "{shown}"
+    );
+    assert_eq!(d.text("#final"), "");
+    d.set_value("#f-speed", "0.9");
 
     // Replay a game log shot by shot.
     let log = one_round_log();
@@ -485,6 +551,16 @@ fn the_page_flicks_studies_suggests_and_replays_in_chromium() {
     );
     d.wait_for("done");
     assert_eq!(d.text("#rp-match"), "the same final positions as the log");
+    // The planner's table and flick are gone: the fields show the replayed shot's flick.
+    assert_eq!(d.text("#pl-result"), "");
+    let speed = d.script("return window.crokinole.state.flick.speed;", json!([]));
+    let logged: Value = serde_json::from_slice(&log).unwrap();
+    let v = &logged["shots"][0]["start"]["vel"];
+    let want = v[0].as_f64().unwrap().hypot(v[1].as_f64().unwrap());
+    assert!(
+        (speed.as_f64().unwrap() - want).abs() < 1e-12,
+        "{speed} vs {want}"
+    );
     for _ in 0..2 {
         d.mark_sent();
         d.click("#rp-next");
