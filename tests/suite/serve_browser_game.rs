@@ -342,4 +342,64 @@ fn four_computers_play_a_game_by_themselves_and_a_bad_flick_is_refused_in_chromi
     assert!(e.starts_with("That flick cannot be played"), "{e}");
     assert!(!e.contains("game file"), "file words on the page: {e}");
     assert_eq!(game(&d)["shots"].as_array().unwrap().len(), n);
+
+    // Hint: the planner's flick for the human, drawn and filled in; Shoot plays it.
+    d.mark_sent();
+    d.click("#g-hint");
+    assert_eq!(wait_game(&d), "your-turn", "{}", d.text("#g-error"));
+    assert!(d.text("#g-hint-text").starts_with("Hint (the planner"));
+    let hint = d.script("return window.crokinole.game.G.hint.flick;", json!([]));
+    let ghost = d.script(
+        "return document.querySelectorAll('#layer-flick .shooter-ghost').length;",
+        json!([]),
+    );
+    assert_eq!(ghost, json!(1), "the hint is drawn");
+    d.mark_sent();
+    d.click("#shoot");
+    assert_eq!(wait_game(&d), "your-turn", "{}", d.text("#g-error"));
+    let g = game(&d);
+    let played = g["log"]["shots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .rfind(|s| s["seat"] == 0)
+        .unwrap()["intended"]
+        .clone();
+    for key in ["offset", "aim", "speed", "spin"] {
+        assert_eq!(played[key].as_f64(), hint[key].as_f64(), "{key}");
+    }
+    d.screenshot("game-hint-played.png");
+
+    // Save and load: the game goes on from where it was.
+    let saved = d.script(
+        "const G = window.crokinole.game.G; return window.crokinole.game.gameFile(G.shots);",
+        json!([]),
+    );
+    let shots = saved["shots"].as_array().unwrap().len();
+    d.mark_sent();
+    d.click("#g-new");
+    assert_eq!(wait_game(&d), "your-turn");
+    let path = dir.join("saved-game.json");
+    std::fs::write(&path, saved.to_string()).unwrap();
+    let input = d.element("#g-load");
+    d.mark_sent();
+    d.call(
+        "POST",
+        &format!("/element/{input}/value"),
+        Some(json!({"text": path.to_str().unwrap()})),
+    );
+    assert_eq!(wait_game(&d), "your-turn", "{}", d.text("#g-error"));
+    let g = game(&d);
+    assert_eq!(g["shots"].as_array().unwrap().len(), shots);
+    assert_eq!(floats(&g["log"]["shots"]), floats(&saved_log(&d, &saved)));
+}
+
+/// The log the server gives for a saved game.
+fn saved_log(d: &Driver, saved: &Value) -> Value {
+    d.script(
+        "const r = await fetch('/api/game?moves=0', {method: 'POST',
+           headers: {'Content-Type': 'application/json'}, body: JSON.stringify(arguments[0])});
+         return (await r.json()).log.shots;",
+        json!([saved]),
+    )
 }

@@ -200,7 +200,7 @@ function drawBoard() {
   }
   const dr = (b.surface_radius + DITCH / 2) * MM, da = (3 * Math.PI) / 4 - Math.PI / 16;
   el("text", { class: "ditch-label", x: dr * Math.cos(da), y: -dr * Math.sin(da), transform: `rotate(-56 ${dr * Math.cos(da)} ${-dr * Math.sin(da)})` }, g, "ditch");
-  el("text", { class: "ditch-label", x: 0, y: -(b.shooting_line_radius + 0.012) * MM }, g, "shooting line");
+  el("text", { class: "line-label", x: 0, y: -(b.shooting_line_radius + 0.011) * MM }, g, "shooting line");
   // The shooter's part of the shooting line, and the seat numbers in the ditch.
   const R = b.shooting_line_radius * MM, m = maxOffset();
   const a = startPos(-m), z = startPos(m);
@@ -257,12 +257,19 @@ function syncInputs() {
   $("spin-range").value = S.flick.spin;
 }
 
+// The fields into the flick. A field still showing the flick as syncInputs wrote it
+// (rounded for the eye) keeps the flick's exact value: a planner's flick or a hint is
+// played exactly, not as its rounded display.
 function readInputs() {
-  const v = (id, def) => { const x = Number($(id).value); return Number.isFinite(x) ? x : def; };
-  S.flick.offset = v("f-offset", 0);
-  S.flick.aim = v("f-aim", 0);
-  S.flick.speed = v("f-speed", 0.85);
-  S.flick.spin = v("f-spin", 0);
+  const v = (id, key, digits, def) => {
+    if ($(id).value === fmt(S.flick[key], digits)) return S.flick[key];
+    const x = Number($(id).value);
+    return Number.isFinite(x) ? x : def;
+  };
+  S.flick.offset = v("f-offset", "offset", 4, 0);
+  S.flick.aim = v("f-aim", "aim", 4, 0);
+  S.flick.speed = v("f-speed", "speed", 3, 0.85);
+  S.flick.spin = v("f-spin", "spin", 2, 0);
 }
 
 function redraw() {

@@ -204,7 +204,8 @@ function showPosition() {
   if (!G.state.over) drawDiscs();
   $("layer-cloud").textContent = "";
   $("layer-heat").textContent = "";
-  drawFlick();
+  if (G.state.over) $("layer-flick").textContent = "";
+  else drawFlick();
 }
 
 function showState() {
@@ -226,13 +227,14 @@ function showState() {
   const total = (t) => h("td", { class: "num" }, st.score[t]);
   const rows = [0, 1].map((t) => h("tr", {}, h("td", { class: `team${t}-label` }, `team ${t}`), total(t),
     h("td", { class: "num g-board-score" }, st.board_score[t]),
-    h("td", {}, seats.filter((s) => (c.players === 4 ? s % 2 : (s === 0 ? 0 : 1)) === t).map((s) => `seat ${s}: ${st.discs_left[s]}`).join(", "))));
+    h("td", {}, st.over ? "-" : seats.filter((s) => (c.players === 4 ? s % 2 : (s === 0 ? 0 : 1)) === t).map((s) => `seat ${s}: ${st.discs_left[s]}`).join(", "))));
+  const pair = (p) => (Array.isArray(p) ? `${p[0]} : ${p[1]}` : "");
   const rounds = (G.log.rounds || []).map((r, k) => h("tr", { class: "g-round" }, h("td", {}, k + 1),
-    h("td", { class: "num" }, JSON.stringify(r.totals ?? r.round_totals ?? r.points ?? "")),
-    h("td", { class: "num" }, JSON.stringify(r.score ?? ""))));
+    h("td", { class: "num" }, pair(r.totals)), h("td", { class: "num" }, pair(r.points)),
+    h("td", { class: "num" }, pair(r.score))));
   show("g-score",
     h("table", {}, h("tr", {}, ["", "game", "on the board", "discs left"].map((t) => h("th", {}, t))), rows),
-    rounds.length ? h("table", { id: "g-rounds-table" }, h("tr", {}, ["round", "round points", "score after"].map((t) => h("th", {}, t))), rounds) : null);
+    rounds.length ? h("table", { id: "g-rounds-table" }, h("tr", {}, ["round", "20s and board (team 0 : 1)", "points", "score after"].map((t) => h("th", {}, t))), rounds) : null);
   $("g-undo").disabled = !G.log.shots.some((s) => seatConfig(s.seat).player === "human");
   $("g-hint").disabled = !st.human;
   $("g-log").disabled = G.log.shots.length === 0;
