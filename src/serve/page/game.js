@@ -249,6 +249,7 @@ function leaveGame() {
   G.config = null;
   G.state = null;
   G.log = null;
+  document.body.classList.remove("in-game");
   show("g-turn", "");
   show("g-score", "");
   show("g-hint-note", "");
@@ -264,6 +265,7 @@ function leaveGame() {
 async function newGame() {
   stopAnimation();
   G.config = readConfig();
+  document.body.classList.add("in-game");
   G.shots = [];
   G.log = null;
   G.state = null;
@@ -332,6 +334,7 @@ async function loadGame(text, name) {
   const shots = Array.isArray(data.shots) ? data.shots : [];
   delete data.shots;
   G.config = data;
+  document.body.classList.add("in-game");
   writeConfig(data);
   clearShotLayers();
   await step(shots, { moves: 1, seen: shots.length });
