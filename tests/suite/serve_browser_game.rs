@@ -9,7 +9,7 @@
 use crate::binary;
 use crate::serve_browser::{Driver, POLLS, cli, open_page, positions};
 
-use crokinole::montecarlo::{Noise, PlayerFlick, SkillLevel};
+use crokinole::montecarlo::{PlayerFlick, SkillLevel};
 use crokinole::play::{AnyStrategy, Decision, NoLegalFlick, PlayConfig, Strategy, Turn};
 use crokinole::rules::Ruleset;
 use crokinole::{Board, Physics};
@@ -145,7 +145,7 @@ fn a_game_against_greedy_is_played_to_its_end_in_chromium() {
     flick(&d, 0.02, 0.05, 0.002);
     assert_eq!(wait_game(&d), "your-turn", "{}", d.text("#g-error"));
     let after = game(&d);
-    assert!(after["shots"].as_array().unwrap().len() >= before + 1);
+    assert!(after["shots"].as_array().unwrap().len() > before);
     d.mark_sent();
     d.click("#g-undo");
     assert_eq!(wait_game(&d), "your-turn");
