@@ -50,7 +50,6 @@ mod rules_placement;
 mod rules_verdicts;
 mod serve_api;
 mod serve_browser;
-mod serve_browser_game;
 mod serve_soak;
 mod skills;
 mod streaming;

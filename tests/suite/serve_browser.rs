@@ -15,6 +15,11 @@
 use crate::binary;
 use crate::http;
 
+/// The game against the computer (a module of this one, so the browser tests run under
+/// one name, `serve_browser::`).
+#[path = "serve_browser_game.rs"]
+mod game;
+
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -497,7 +502,13 @@ fn the_page_flicks_studies_suggests_and_replays_in_chromium() {
     );
     assert_eq!(dots, json!(2000));
 
-    // The planner from the page, then play its best flick.
+    // The planner from the page at 1366x768, then play its best flick: what was asked for
+    // comes into view.
+    d.call(
+        "POST",
+        "/window/rect",
+        Some(json!({"width": 1366, "height": 768})),
+    );
     d.click("#sec-plan summary");
     d.set_value("#pl-budget", "2000");
     d.mark_sent();
@@ -513,6 +524,7 @@ fn the_page_flicks_studies_suggests_and_replays_in_chromium() {
         json!([]),
     );
     assert!(cells.as_u64().unwrap() >= 4, "{cells}");
+    assert_eq!(in_view(&d, "#plan-table"), json!(true), "the plan in view");
     // Nothing of the last shot or study stays: they were about another flick.
     for id in ["#result", "#events", "#mc-result", "#layer-cloud"] {
         assert_eq!(d.text(id), "", "{id} after Suggest");
@@ -523,6 +535,7 @@ fn the_page_flicks_studies_suggests_and_replays_in_chromium() {
     d.wait_for("done");
     d.screenshot("serve-suggest-played.png");
     assert!(d.text("#result").contains("score change"));
+    assert_eq!(in_view(&d, "#result"), json!(true), "the verdict in view");
 
     // An error (a speed the physics refuses) replaces the last result, beside the button.
     d.set_value("#f-speed", "50");
@@ -572,7 +585,35 @@ fn the_page_flicks_studies_suggests_and_replays_in_chromium() {
         "{}",
         d.text("#rp-info")
     );
+    // The slider jumps to any shot; play and pause.
+    d.mark_sent();
+    d.script(
+        "const r = document.getElementById('rp-scrub'); r.value = '6';
+         r.dispatchEvent(new Event('change'));",
+        json!([]),
+    );
+    d.wait_for("done");
+    assert!(
+        d.text("#rp-pos").starts_with("7 / "),
+        "{}",
+        d.text("#rp-pos")
+    );
+    assert!(d.text("#rp-info").contains("Shot 7 of"));
     d.screenshot("serve-replay.png");
+    d.click("#rp-play");
+    assert_eq!(d.text("#rp-play"), "pause");
+    d.click("#rp-play");
+    assert_eq!(d.text("#rp-play"), "play");
+}
+
+/// Whether the element's top is inside the window (what the user just asked for is seen
+/// without scrolling).
+fn in_view(d: &Driver, css: &str) -> Value {
+    d.script(
+        "const r = document.querySelector(arguments[0]).getBoundingClientRect();
+         return r.top >= 0 && r.top < window.innerHeight;",
+        json!([css]),
+    )
 }
 
 /// A hostile game log loaded into the page runs nothing: a `round` of HTML is refused by

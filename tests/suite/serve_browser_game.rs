@@ -4,10 +4,11 @@
 //! `PlayConfig::play` with the same seed and noise, the downloaded game log replayed by
 //! `crokinole simulate --rules` to the same outcomes; undo; an illegal flick refused beside
 //! the game, in words; a four-player game of computers playing itself to its end.
-//! Screenshots go to target/screenshots/ (1366x768 and 414 px wide).
+//! Screenshots go to target/screenshots/ (1366x768 and 414 px wide). A module of
+//! `serve_browser.rs`, so `.ci/test` runs it with the other browser tests.
 
+use super::{Driver, POLLS, cli, open_page, positions};
 use crate::binary;
-use crate::serve_browser::{Driver, POLLS, cli, open_page, positions};
 
 use crokinole::montecarlo::{PlayerFlick, SkillLevel};
 use crokinole::play::{AnyStrategy, Decision, NoLegalFlick, PlayConfig, Strategy, Turn};

@@ -204,7 +204,10 @@ function showPosition() {
   if (!G.state.over) drawDiscs();
   $("layer-cloud").textContent = "";
   $("layer-heat").textContent = "";
-  if (G.state.over) $("layer-flick").textContent = "";
+  if (G.state.over) {
+    $("layer-flick").textContent = "";
+    for (const arc of document.querySelectorAll("#layer-board .seat-arc")) arc.remove();
+  }
   else drawFlick();
 }
 
