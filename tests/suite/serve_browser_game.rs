@@ -308,10 +308,20 @@ fn four_computers_play_a_game_by_themselves_and_a_bad_flick_is_refused_in_chromi
             p,
         );
     }
+    // Seat 3 plays with the widths typed in the Monte Carlo section.
+    set(&d, "#g-seats .g-seat:nth-child(4) .g-noise", "custom");
     d.mark_sent();
     d.click("#g-new");
     assert_eq!(wait_game(&d), "game-over", "{}", d.text("#g-error"));
     let g = game(&d);
+    assert_eq!(
+        g["log"]["seats"][3]["strategy"],
+        "greedy:k=16:spin=0 (noise offset=0.003,aim=0.01,speed=0.03,spin=0.5)"
+    );
+    assert_eq!(
+        g["log"]["seats"][0]["strategy"],
+        "random:spin=0 (noise competitive)"
+    );
     assert_eq!(
         g["log"]["shots"].as_array().unwrap().len(),
         24,

@@ -33,7 +33,8 @@ function seatRows() {
     const budget = h("input", { class: "g-budget", type: "number", min: "1000", step: "1000", value: "2000", title: "planner budget, samples", "aria-label": `seat ${s} planner budget` });
     const noise = h("select", { class: "g-noise", "aria-label": `seat ${s} noise` },
       h("option", { value: "" }, "exact (no error)"),
-      Object.keys(SKILLS).map((n) => h("option", { value: n }, n)));
+      Object.keys(SKILLS).map((n) => h("option", { value: n }, n)),
+      h("option", { value: "custom" }, "the widths of Monte Carlo"));
     noise.value = Object.keys(SKILLS).includes("competitive") ? "competitive" : "";
     const row = h("div", { class: "row g-seat" }, h("span", { class: `team${team}-label` }, `seat ${s} (team ${team})`), player, budget, noise);
     const sync = () => { budget.hidden = player.value !== "planner"; };
@@ -49,7 +50,9 @@ function readConfig() {
     const p = row.querySelector(".g-player").value;
     const budget = Math.floor(Number(row.querySelector(".g-budget").value)) || 2000;
     const n = row.querySelector(".g-noise").value;
-    return { player: p === "planner" ? `planner:budget=${budget}` : p, noise: n || {} };
+    // "custom": the four widths of the Monte Carlo section, as a study file's noise.
+    const noise = n === "custom" ? Object.fromEntries(NOISE_KEYS.map((k) => [k, Number($(`n-${k}`).value) || 0])) : n || {};
+    return { player: p === "planner" ? `planner:budget=${budget}` : p, noise };
   });
   return {
     players,
@@ -72,7 +75,9 @@ function writeConfig(c) {
     const m = /budget=(\d+)/.exec(String(s.player || ""));
     if (m) rows[k].querySelector(".g-budget").value = m[1];
     rows[k].querySelector(".g-budget").hidden = sel.value !== "planner";
-    rows[k].querySelector(".g-noise").value = typeof s.noise === "string" ? s.noise : "";
+    const widths = s.noise && typeof s.noise === "object" && Object.keys(s.noise).length > 0;
+    rows[k].querySelector(".g-noise").value = typeof s.noise === "string" ? s.noise : widths ? "custom" : "";
+    if (widths) for (const key of NOISE_KEYS) $(`n-${key}`).value = s.noise[key] || 0;
   });
   $("g-ruleset").value = c.ruleset || "traditional";
   $("g-seed").value = c.seed || 0;
@@ -86,6 +91,9 @@ function noiseWords(noise) {
   if (typeof noise === "string" && noise) {
     const r = SKILLS[noise];
     return r ? `as a ${noise} player (offset ±${fmt(r.noise.offset, 4)} m, aim ±${fmt(r.noise.aim, 4)} rad, speed ±${fmt(100 * r.noise.speed, 1)} %, spin ±${fmt(r.noise.spin, 2)} rad/s)` : `as a ${noise} player`;
+  }
+  if (noise && typeof noise === "object" && Object.keys(noise).length > 0) {
+    return `with errors of offset ±${fmt(noise.offset || 0, 4)} m, aim ±${fmt(noise.aim || 0, 4)} rad, speed ±${fmt(100 * (noise.speed || 0), 1)} %, spin ±${fmt(noise.spin || 0, 2)} rad/s`;
   }
   return "exactly as you aim it (no error: practice)";
 }
