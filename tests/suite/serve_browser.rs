@@ -477,6 +477,17 @@ fn the_page_flicks_studies_suggests_and_replays_in_chromium() {
     d.click("#mc-run");
     d.wait_for("mc-done");
     d.screenshot("serve-montecarlo.png");
+    d.call(
+        "POST",
+        "/window/rect",
+        Some(json!({"width": 414, "height": 900})),
+    );
+    d.screenshot("serve-montecarlo-414.png");
+    d.call(
+        "POST",
+        "/window/rect",
+        Some(json!({"width": 1360, "height": 1100})),
+    );
     let study = d.script("return window.crokinole.study(true);", json!([]));
     let sfile = dir.join("study.json");
     std::fs::write(&sfile, study.to_string()).unwrap();

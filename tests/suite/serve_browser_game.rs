@@ -168,6 +168,17 @@ fn a_game_against_greedy_is_played_to_its_end_in_chromium() {
         assert_ne!(s, "error", "flick {k}: {}", d.text("#g-error"));
         if k == 4 {
             d.screenshot("game-mid-1366.png");
+            d.call(
+                "POST",
+                "/window/rect",
+                Some(json!({"width": 414, "height": 900})),
+            );
+            d.screenshot("game-mid-414.png");
+            d.call(
+                "POST",
+                "/window/rect",
+                Some(json!({"width": 1366, "height": 768})),
+            );
         }
         if s == "game-over" {
             break;
