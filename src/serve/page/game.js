@@ -13,6 +13,7 @@ const G = {
   state: null,    // {turn, human, over, capped, round, discs_left, board_score, score, winner, position}
   busy: false,
   hint: null,
+  gen: 0,         // bumped by a new game, a load or leaving: an older step's answer is dropped
 };
 const STRATEGIES = ["human", "greedy", "montecarlo", "random", "planner"];
 
@@ -162,6 +163,7 @@ function drawShotEnd(entry, outcome) {
 }
 
 async function step(shots, opts) {
+  const gen = G.gen;
   G.busy = true;
   gameError("");
   setState("game-busy");
@@ -170,14 +172,16 @@ async function step(shots, opts) {
   try {
     r = await advance(shots, opts);
   } catch (e) {
-    gameError(playerWords(e.message));
+    if (gen === G.gen) gameError(playerWords(e.message));
     return;
   }
+  if (gen !== G.gen) return;
   G.shots = r.log.shots.map(decisionOf);
   G.log = r.log;
   G.state = r.state;
   G.hint = null;
   await animateAll(r);
+  if (gen !== G.gen) return;
   showState();
   if (!r.state.over && !r.state.human) {
     return step(G.shots, { moves: 1, seen: G.shots.length });
@@ -256,7 +260,9 @@ function showState() {
 // ---------- the buttons ----------
 // Back to the analysis board (the game's position stays on it to study).
 function leaveGame() {
-  if (G.busy) return;
+  G.gen++;
+  G.busy = false;
+  stopAnimation();
   G.config = null;
   G.state = null;
   G.log = null;
@@ -274,6 +280,7 @@ function leaveGame() {
 }
 
 async function newGame() {
+  G.gen++;
   stopAnimation();
   G.config = readConfig();
   document.body.classList.add("in-game");
@@ -341,6 +348,7 @@ async function loadGame(text, name) {
   let data;
   try { data = JSON.parse(text); } catch (e) { gameError(`${name} is not a saved game (not JSON: ${e.message})`); return; }
   if (!data || !Array.isArray(data.seats)) { gameError(`${name} is not a saved game (no seats)`); return; }
+  G.gen++;
   stopAnimation();
   const shots = Array.isArray(data.shots) ? data.shots : [];
   delete data.shots;
