@@ -74,6 +74,7 @@ async function replayShot(k) {
         `${seatLog ? ", " + seatLog.strategy : ""})`),
       h("div", {}, `Round totals ${[].concat(logged.round_totals).join(" : ")}, game score ${[].concat(logged.score).join(" : ")}. Simulated again: `,
         h("span", { id: "rp-match", class: same ? "ok" : "bad" }, same ? "the same final positions as the log" : "differs from the log")));
+    $("rp-info").scrollIntoView({ block: "nearest" });
     S.last = null;
     animate(entry, o, () => {
       show("result", verdictNode(o.rules));
