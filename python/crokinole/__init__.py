@@ -37,7 +37,9 @@ __all__ = [
     "Plan",
     "StudyResult",
     "Svg",
+    "check_flick",
     "judge",
+    "legal_offsets",
     "params",
     "play",
     "render_shot",
@@ -501,12 +503,14 @@ def play(
     ``montecarlo:k=8:m=8``, ``planner:budget=2000``, each with an optional ``:spin=S``) or
     a Python callable ``turn -> flick``. The callable gets a dict (``seat``, ``team``,
     ``players``, ``ruleset``, ``round``, ``shot``, ``discs[n, 2]``, ``teams[n]``,
-    ``discs_left`` per seat, ``twenties`` and ``score`` per team, ``seed``) and returns the
+    ``discs_left`` per seat (a list), ``twenties`` and ``score`` per team, ``seed``,
+    ``legal_offsets``: where the seat may place its disc, :func:`legal_offsets`) and returns the
     intended flick as a dict ``{"offset", "aim", "speed", "spin", "target", "value"}``
     (``speed`` required) or a tuple ``(offset, aim, speed, spin)``; the player's ``noise``
     (a dict of widths, a skill level's name such as ``"club"``, or ``"none"``) perturbs it
     like every other player's. An exception in the callable stops the game and
-    is raised here; an illegal flick raises :class:`CrokinoleError`. Ctrl-C stops the games
+    is raised here; an illegal flick raises :class:`CrokinoleError` with the reason
+    (:func:`check_flick` asks before playing). Ctrl-C stops the games
     within the shot or decision under way (a Python strategy's call runs to its end) and
     raises ``KeyboardInterrupt``; so do ``suggest``, ``simulate_file`` and
     :meth:`Engine.simulate`.
@@ -516,6 +520,52 @@ def play(
             list(strategies), players, ruleset, _noise(noise), seed, games, max_rounds, threads
         )
     )
+
+
+def _position(turn: Mapping) -> tuple:
+    """``(seat, players, ruleset, discs[n, 2], teams[n])`` of a turn dict (``seat``
+    required; ``players`` 2, ``ruleset`` ``"traditional"`` and no discs by default)."""
+    if "seat" not in turn:
+        raise CrokinoleError("field `seat`: missing (the turn's seat)")
+    discs = turn.get("discs")
+    discs = np.zeros((0, 2)) if discs is None or len(discs) == 0 else discs
+    discs = _array(discs, np.float64, 2, "discs", "[n, 2]")
+    teams = turn.get("teams")
+    teams = np.zeros(0, dtype=np.int64) if teams is None or len(teams) == 0 else teams
+    teams = _array(teams, np.int64, 1, "teams", "[n]")
+    return (
+        int(turn["seat"]),
+        int(turn.get("players", 2)),
+        str(turn.get("ruleset", "traditional")),
+        discs,
+        teams,
+    )
+
+
+def check_flick(turn: Mapping, flick: Any) -> Optional[str]:
+    """Whether ``flick`` is legal on ``turn`` before playing it: ``None`` if it is, else
+    the reason (the field and the problem, e.g. ``field `shooter.pos`: overlaps disc 3 by
+    8.012e-3 m``), the same words :func:`play` raises for an illegal flick.
+
+    ``turn`` is a strategy's turn dict (or any dict with ``seat``, and optionally
+    ``players``, ``ruleset``, ``discs[n, 2]``, ``teams[n]``; the tournament board and
+    default physics, as :func:`play` has them); ``flick`` is what a strategy returns (a
+    dict ``{"offset", "aim", "speed", "spin", "target"}`` or ``(offset, aim, speed,
+    spin)``). A flick is legal when its numbers are (finite, a positive speed within
+    ``physics.max_speed``, ``|aim| <= pi``, ``|offset| <= R / sqrt(2)``), its disc is
+    placed as the rule set says (touching the shooting line, in the seat's quadrant) and
+    it overlaps no disc at rest or peg."""
+    return _crokinole.check_flick(flick, *_position(turn))
+
+
+def legal_offsets(turn: Mapping) -> list:
+    """Where ``turn``'s seat may place its disc: the offsets (m along the shooting line, +
+    to the player's right, as a flick's ``offset``) as sorted disjoint intervals ``[(lo,
+    hi), ...]``. A flick from inside one with legal numbers passes :func:`check_flick`;
+    from outside every one it does not (the ends are pulled in by 1e-9 m). ``turn`` as in
+    :func:`check_flick`; a strategy's turn dict has them already in
+    ``turn["legal_offsets"]``."""
+    return _crokinole.legal_offsets(*_position(turn))
 
 
 def render_shot(

@@ -102,6 +102,25 @@ def play(
 ) -> str:
     """The game log (one game) or the summary ``crokinole play`` prints."""
 
+def check_flick(
+    flick: Any,
+    seat: int,
+    players: int,
+    ruleset_name: str,
+    discs: npt.NDArray[np.float64],
+    teams: npt.NDArray[np.int64],
+) -> Optional[str]:
+    """``None`` if the flick is legal for the seat in the position, else the reason."""
+
+def legal_offsets(
+    seat: int,
+    players: int,
+    ruleset_name: str,
+    discs: npt.NDArray[np.float64],
+    teams: npt.NDArray[np.int64],
+) -> list[tuple[float, float]]:
+    """The offsets along the shooting line where the seat may place its disc."""
+
 def render_shot(
     text: str, shot: int = 0, title: Optional[str] = None, name: Optional[str] = None, every: int = 10
 ) -> str:

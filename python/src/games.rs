@@ -61,7 +61,14 @@ impl PyStrategy {
                 .collect::<Vec<u8>>()
                 .into_pyarray(py),
         )?;
-        d.set_item("discs_left", game.discs_left_per_seat().to_vec())?;
+        // A list of ints (a `Vec<u8>` would become `bytes`).
+        let left: Vec<u32> = game
+            .discs_left_per_seat()
+            .iter()
+            .map(|&n| n.into())
+            .collect();
+        d.set_item("discs_left", left)?;
+        d.set_item("legal_offsets", turn.legal_offsets())?;
         d.set_item("twenties", game.twenties().to_vec())?;
         d.set_item("score", game.score().to_vec())?;
         d.set_item("seed", turn.seed())?;
@@ -71,7 +78,7 @@ impl PyStrategy {
     /// The callable's answer as a decision: a dict `{offset, aim, speed, spin, target,
     /// value}` (`speed` required, the others optional) or a sequence `(offset, aim, speed,
     /// spin)`.
-    fn decision(answer: &Bound<'_, PyAny>) -> PyResult<Decision> {
+    pub fn decision(answer: &Bound<'_, PyAny>) -> PyResult<Decision> {
         let mut f = PlayerFlick {
             offset: 0.0,
             aim: 0.0,
@@ -137,18 +144,14 @@ impl Strategy for PyStrategy {
             let view = PyStrategy::turn_dict(py, turn)?;
             let answer = self.callable.bind(py).call1((view,))?;
             let decision = PyStrategy::decision(&answer)?;
-            // The numbers and the placement, checked here so that the error names the
-            // field and the reason (a NaN speed, an offset outside the quadrant), not
-            // only that the flick is illegal.
-            decision
-                .flick
-                .check(turn.board(), turn.seat())
-                .map_err(|e| {
-                    error(format!(
-                        "the strategy `{}` chose an illegal flick: {e}",
-                        self.name
-                    ))
-                })?;
+            // Checked here so that the error names the field and the reason (a NaN speed,
+            // an offset outside the quadrant, an overlap and by how much).
+            turn.check(&decision.flick).map_err(|e| {
+                error(format!(
+                    "the strategy `{}` chose an illegal flick: {e}",
+                    self.name
+                ))
+            })?;
             Ok(decision)
         });
         result.map_err(|e| {

@@ -10,12 +10,14 @@
 //! - [`engine`]: `Engine` (board and physics) and shot batches as arrays.
 //! - [`library`]: shot files, flicks in player terms, studies, the planner, pictures.
 //! - [`games`]: games between strategies, strategies written in Python.
+//! - [`legality`]: whether a flick is legal for a seat, why not, and the legal offsets.
 //! - [`env`]: `GameBatch`, the native core of the Gymnasium environments.
 
 mod engine;
 mod env;
 mod errors;
 mod games;
+mod legality;
 mod library;
 
 use pyo3::prelude::*;
@@ -33,5 +35,6 @@ fn _crokinole(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(errors::read_text, m)?)?;
     library::register(m)?;
     games::register(m)?;
+    legality::register(m)?;
     Ok(())
 }

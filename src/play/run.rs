@@ -472,11 +472,11 @@ impl PlayConfig {
         let (board, physics) = (&self.board, &self.physics);
         let turn = game.turn(board, physics)?;
         let (seat, team) = (turn.seat(), turn.team());
-        let intended = turn.legal(&decision.flick).ok_or_else(|| {
+        let intended = turn.check(&decision.flick).map_err(|e| {
             game_err(GameError::Input(InputError::new(
                 "flick",
                 format!(
-                    "the strategy `{}` chose an illegal flick",
+                    "the strategy `{}` chose an illegal flick: {e}",
                     self.strategy_of(seat).name()
                 ),
             )))
