@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Optional, Sequence, Union
 
 import numpy as np
@@ -128,6 +128,11 @@ def _array(x: Any, dtype: Any, ndim: int, name: str, shape: str) -> np.ndarray:
     return a
 
 
+def _empty(x: Any) -> bool:
+    """Whether ``x`` says "nothing here": ``None`` or an empty sequence or array."""
+    return x is None or np.size(np.asarray(x, dtype=object)) == 0
+
+
 def _per_shot(x: Any, n: int, dtype: Any, name: str) -> np.ndarray:
     """``x`` (a scalar or ``[N]``) as an array of ``n`` values, or :class:`CrokinoleError`."""
     a = _array(np.atleast_1d(np.asarray(x)), dtype, 1, name, "[N]")
@@ -190,8 +195,19 @@ class Batch:
     #: Whether ``max_time`` stopped the shot with discs moving ``[N]``.
     cut_off: np.ndarray
     #: With ``outcomes=True``: every outcome as the outcome file has it (discs, events,
-    #: steps, time), a list of dicts.
+    #: steps, time), a list of dicts (``None`` for a shot refused with
+    #: ``invalid="skip"``).
     outcomes: Optional[list] = None
+    #: Each shot's refusal (the message :class:`CrokinoleError` would carry, naming the
+    #: shot and the field) or ``None``; only ``invalid="skip"`` lets a batch with a refused
+    #: shot through.
+    errors: list = field(default_factory=list)
+
+    @property
+    def valid(self) -> np.ndarray:
+        """Which shots ran ``[N]``: False for a shot refused with ``invalid="skip"`` (its
+        rows hold NaN and -1, its counters 0)."""
+        return np.array([e is None for e in self.errors], dtype=bool)
 
 
 class Engine:
@@ -241,29 +257,43 @@ class Engine:
         *,
         threads: Optional[int] = None,
         outcomes: bool = False,
+        invalid: str = "raise",
     ) -> Batch:
         """Runs ``N`` shots given as arrays and returns a :class:`Batch`.
 
         ``discs[N, M, 2]`` (m) and ``teams[N, M]`` (0 or 1) hold the discs at rest, shot
-        ``k`` using its first ``counts[k]``; the shooter starts at ``pos[N, 2]`` with
-        velocity ``vel[N, 2]`` (m/s), spin ``spin[N]`` (rad/s, default 0) and team
-        ``team`` (scalar or ``[N]``). Every shot is checked before any runs (the error
-        names the shot and the field, as ``crokinole simulate`` does); the outcomes are
-        bit-identical to the command's. ``outcomes=True`` adds every outcome with its
-        events as dicts.
+        ``k`` using its first ``counts[k]``; ``[]`` or ``None`` for all three means no
+        discs at rest (``M = 0``). The shooter starts at ``pos[N, 2]`` with velocity
+        ``vel[N, 2]`` (m/s), spin ``spin[N]`` (rad/s, default 0) and team ``team`` (scalar
+        or ``[N]``). Every shot is checked before any runs (the error names the shot and
+        the field, as ``crokinole simulate`` does): with ``invalid="raise"`` the first
+        refused shot refuses the batch; with ``invalid="skip"`` refused shots are not run
+        and the others are (:attr:`Batch.valid`, :attr:`Batch.errors` say which and why).
+        The outcomes are bit-identical to the command's. ``outcomes=True`` adds every
+        outcome with its events as dicts.
         """
+        if invalid not in ("raise", "skip"):
+            raise CrokinoleError(f"field `invalid`: expected `raise` or `skip`, got `{invalid}`")
+        pos = _array(pos, np.float64, 2, "pos", "[N, 2]")
+        if all(_empty(x) for x in (discs, teams, counts)):
+            discs = np.zeros((pos.shape[0], 0, 2))
+            teams = np.zeros((pos.shape[0], 0), dtype=np.int64)
+            counts = np.zeros(pos.shape[0], dtype=np.int64)
         discs = _array(discs, np.float64, 3, "discs", "[N, M, 2]")
         n = discs.shape[0]
         teams = _array(teams, np.int64, 2, "teams", "[N, M]")
         counts = _array(counts, np.int64, 1, "counts", "[N]")
-        pos = _array(pos, np.float64, 2, "pos", "[N, 2]")
         vel = _array(vel, np.float64, 2, "vel", "[N, 2]")
         spin = _per_shot(0.0 if spin is None else spin, n, np.float64, "spin")
         team = _per_shot(team, n, np.int64, "team")
-        p, s, e, st, t, c, js = self._native.simulate_arrays(
-            discs, teams, counts, pos, vel, spin, team, threads, outcomes
+        p, s, e, st, t, c, js, refused = self._native.simulate_arrays(
+            discs, teams, counts, pos, vel, spin, team, threads, outcomes, invalid == "skip"
         )
-        return Batch(p, s, e, st, t, c, json.loads(js)["outcomes"] if js is not None else None)
+        ran = None
+        if js is not None:
+            it = iter(json.loads(js)["outcomes"])
+            ran = [None if r is not None else next(it) for r in refused]
+        return Batch(p, s, e, st, t, c, ran, refused)
 
     def simulate_shots(
         self, shots: Sequence[Mapping], *, threads: Optional[int] = None, outcomes: bool = False
@@ -494,6 +524,7 @@ def play(
     games: int = 1,
     max_rounds: int = 100,
     threads: Optional[int] = None,
+    illegal: str = "raise",
 ) -> dict:
     """Plays games as ``crokinole play`` does: the game log of game 0 when ``games`` is 1,
     the summary of the run otherwise (docs/play.md).
@@ -509,15 +540,25 @@ def play(
     (``speed`` required) or a tuple ``(offset, aim, speed, spin)``; the player's ``noise``
     (a dict of widths, a skill level's name such as ``"club"``, or ``"none"``) perturbs it
     like every other player's. An exception in the callable stops the game and
-    is raised here; an illegal flick raises :class:`CrokinoleError` with the reason
-    (:func:`check_flick` asks before playing). Ctrl-C stops the games
+    is raised here. An illegal flick (:func:`check_flick` asks before playing) raises
+    :class:`CrokinoleError` with the reason, or with ``illegal="forfeit"`` forfeits the
+    shot as a match referee does: the disc is removed as a shot that left the board
+    touching nothing, and the log's shot has ``forfeit`` (the reason). Ctrl-C stops the games
     within the shot or decision under way (a Python strategy's call runs to its end) and
     raises ``KeyboardInterrupt``; so do ``suggest``, ``simulate_file`` and
     :meth:`Engine.simulate`.
     """
     return json.loads(
         _crokinole.play(
-            list(strategies), players, ruleset, _noise(noise), seed, games, max_rounds, threads
+            list(strategies),
+            players,
+            ruleset,
+            _noise(noise),
+            seed,
+            games,
+            max_rounds,
+            threads,
+            illegal,
         )
     )
 

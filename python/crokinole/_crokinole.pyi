@@ -36,6 +36,7 @@ class Engine:
         team: npt.NDArray[np.int64],
         threads: Optional[int] = None,
         outcomes: bool = False,
+        skip_invalid: bool = False,
     ) -> tuple[
         npt.NDArray[np.float64],
         npt.NDArray[np.int8],
@@ -44,8 +45,9 @@ class Engine:
         npt.NDArray[np.float64],
         npt.NDArray[np.bool_],
         Optional[str],
+        list[Optional[str]],
     ]:
-        """``(pos, state, events, steps, time, cut_off, outcomes_json)`` of a batch."""
+        """``(pos, state, events, steps, time, cut_off, outcomes_json, refused)`` of a batch."""
 
 def simulate_file(
     text: str, rules: Optional[str] = None, trace: Optional[int] = None, threads: Optional[int] = None
@@ -99,6 +101,7 @@ def play(
     games: int = 1,
     max_rounds: int = 100,
     threads: Optional[int] = None,
+    illegal: str = "raise",
 ) -> str:
     """The game log (one game) or the summary ``crokinole play`` prints."""
 

@@ -34,6 +34,9 @@ pub struct PyStrategy {
     name: String,
     /// The first exception the callable raised (the game stops on it).
     error: Mutex<Option<PyErr>>,
+    /// Whether an illegal flick forfeits its shot (`illegal="forfeit"`) instead of stopping
+    /// the games with its reason.
+    forfeit: bool,
 }
 
 impl PyStrategy {
@@ -146,6 +149,10 @@ impl Strategy for PyStrategy {
             let decision = PyStrategy::decision(&answer)?;
             // Checked here so that the error names the field and the reason (a NaN speed,
             // an offset outside the quadrant, an overlap and by how much).
+            if self.forfeit {
+                // The game forfeits the shot of an illegal flick, the reason in its log.
+                return Ok(decision);
+            }
             turn.check(&decision.flick).map_err(|e| {
                 error(format!(
                     "the strategy `{}` chose an illegal flick: {e}",
@@ -165,6 +172,10 @@ impl Strategy for PyStrategy {
     fn name(&self) -> String {
         self.name.clone()
     }
+
+    fn forfeits_illegal(&self) -> bool {
+        self.forfeit
+    }
 }
 
 /// One seat's strategy: a built-in one or a Python one.
@@ -183,6 +194,9 @@ impl Strategy for Shared {
     fn name(&self) -> String {
         self.0.name()
     }
+    fn forfeits_illegal(&self) -> bool {
+        self.0.forfeits_illegal()
+    }
 }
 
 /// A noise model from its command-line form (`none`, `offset=..,aim=..`), fields `noise.*`.
@@ -192,7 +206,7 @@ pub fn noise(spec: &str) -> PyResult<Noise> {
 
 /// Parses a list of strategies: strings as `--strategies` entries (field `strategies[k]`),
 /// callables as Python strategies named `python:NAME` (the callable's `__name__`).
-fn seats(items: &Bound<'_, PyList>, noise: Noise) -> PyResult<Vec<Seat>> {
+fn seats(items: &Bound<'_, PyList>, noise: Noise, forfeit: bool) -> PyResult<Vec<Seat>> {
     let mut out = Vec::new();
     for (k, item) in items.iter().enumerate() {
         if let Ok(s) = item.extract::<String>() {
@@ -208,6 +222,7 @@ fn seats(items: &Bound<'_, PyList>, noise: Noise) -> PyResult<Vec<Seat>> {
                 callable: item.unbind(),
                 name: format!("python:{name}"),
                 error: Mutex::new(None),
+                forfeit,
             })));
         } else {
             return Err(error(format!(
@@ -221,10 +236,11 @@ fn seats(items: &Bound<'_, PyList>, noise: Noise) -> PyResult<Vec<Seat>> {
 /// Plays games as `crokinole play` does and returns what it prints: the game log of game
 /// 0 when `games` is 1, the summary of games `0..games` otherwise. `strategies` holds one
 /// entry per seat in play (or per team with four players): a built-in strategy's name or
-/// a Python callable.
+/// a Python callable. `illegal` says what a Python strategy's illegal flick does: `raise`
+/// (stop with its reason) or `forfeit` (the shot is forfeited, the reason in the log).
 #[allow(clippy::too_many_arguments)]
 #[pyfunction]
-#[pyo3(signature = (strategies, players=2, ruleset_name="traditional", noise_spec="offset=0.003,aim=0.01,speed=0.03,spin=0.5", seed=0, games=1, max_rounds=100, threads=None))]
+#[pyo3(signature = (strategies, players=2, ruleset_name="traditional", noise_spec="offset=0.003,aim=0.01,speed=0.03,spin=0.5", seed=0, games=1, max_rounds=100, threads=None, illegal="raise"))]
 fn play(
     py: Python<'_>,
     strategies: &Bound<'_, PyList>,
@@ -235,13 +251,23 @@ fn play(
     games: u64,
     max_rounds: u32,
     threads: Option<usize>,
+    illegal: &str,
 ) -> PyResult<String> {
+    let forfeit = match illegal {
+        "raise" => false,
+        "forfeit" => true,
+        other => {
+            return Err(error(format!(
+                "field `illegal`: expected `raise` or `forfeit`, got `{other}`"
+            )));
+        }
+    };
     let ruleset = ruleset(ruleset_name)?;
     let noise = noise(noise_spec)?;
     if games == 0 {
         return Err(error("field `games`: must be at least 1, got 0"));
     }
-    let seats = seats(strategies, noise)?;
+    let seats = seats(strategies, noise, forfeit)?;
     let python: Vec<std::sync::Arc<PyStrategy>> = seats
         .iter()
         .filter_map(|s| match s {

@@ -163,4 +163,62 @@ mod tests {
         let e = check_flick(&s, &f).unwrap_err().to_string();
         assert!(e.contains("shooter.vel"), "{e}");
     }
+
+    /// Plays from beyond its quadrant: always illegal.
+    struct Outside(bool);
+
+    impl crate::play::Strategy for Outside {
+        fn choose(
+            &self,
+            _turn: &crate::play::Turn<'_>,
+        ) -> Result<crate::play::Decision, crate::play::NoLegalFlick> {
+            Ok(crate::play::Decision {
+                flick: flick(0.5),
+                value: None,
+                candidates: 1,
+            })
+        }
+        fn name(&self) -> String {
+            "outside".to_string()
+        }
+        fn forfeits_illegal(&self) -> bool {
+            self.0
+        }
+    }
+
+    fn outside_game(forfeits: bool) -> crate::play::PlayConfig {
+        crate::play::PlayConfig {
+            board: crate::Board::tournament(),
+            physics: crate::Physics::default(),
+            players: 2,
+            ruleset: Ruleset::Tournament,
+            strategies: vec![Box::new(Outside(forfeits)), Box::new(Outside(forfeits))],
+            noise: Noise::NONE,
+            seed: 3,
+            max_rounds: 1,
+        }
+    }
+
+    #[test]
+    fn an_illegal_flick_stops_the_game_with_its_reason_or_forfeits_the_shot() {
+        let e = outside_game(false).play(0).unwrap_err().to_string();
+        assert!(
+            e.starts_with(
+                "game 0: field `flick`: the strategy `outside` chose an illegal flick: \
+                 field `flick.offset`: 0.5 m puts"
+            ),
+            "{e}"
+        );
+        let log = outside_game(true).play(0).unwrap();
+        assert_eq!(log.shots.len(), 16);
+        for s in &log.shots {
+            let reason = s.forfeit.as_deref().unwrap();
+            assert!(
+                reason.starts_with("illegal flick: field `flick.offset`: 0.5 m"),
+                "{reason}"
+            );
+            assert_eq!(s.intended.offset, 0.5);
+        }
+        assert_eq!(log.rounds[0].board_score, [0, 0]);
+    }
 }

@@ -288,6 +288,14 @@ pub trait Strategy: Send + Sync {
     /// (`greedy:k=16:spin=0`).
     fn name(&self) -> String;
 
+    /// Whether an illegal intended flick of this strategy forfeits its shot
+    /// ([`PlayConfig::forfeit`](crate::play::PlayConfig::forfeit), the reason in the log)
+    /// instead of stopping the game with an error. `false` unless a strategy says so (the
+    /// built-in ones only choose legal flicks).
+    fn forfeits_illegal(&self) -> bool {
+        false
+    }
+
     /// Checks the strategy's parameters against the physics (field `strategies`).
     fn check(&self, _physics: &Physics) -> Result<(), InputError> {
         Ok(())
