@@ -160,7 +160,7 @@ class GameBatch:
     def reset(self, indices: Sequence[int], which: Optional[Sequence[int]] = None) -> None:
         """Starts games ``which`` (all) as game indices ``indices`` of the run."""
     def step(
-        self, actions: npt.NDArray[np.float64]
+        self, actions: npt.NDArray[np.float64], active: Optional[Sequence[bool]] = None
     ) -> tuple[
         npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.bool_], npt.NDArray[np.bool_]
     ]:

@@ -387,12 +387,15 @@ impl GameBatch {
     }
 
     /// Steps every game with its row of `actions[N, 4]` in one rayon batch and returns
-    /// `(reward[N], terminated[N], truncated[N], illegal[N])`. Every game must be in play
-    /// (reset, and not ended since).
+    /// `(reward[N], terminated[N], truncated[N], illegal[N])`. With `active[N]`, only the
+    /// games marked are stepped (the others give 0 and false, their actions ignored).
+    /// Every game stepped must be in play (reset, and not ended since).
+    #[pyo3(signature = (actions, active=None))]
     fn step<'py>(
         &mut self,
         py: Python<'py>,
         actions: PyReadonlyArray2<'py, f64>,
+        active: Option<Vec<bool>>,
     ) -> PyResult<Steps<'py>> {
         let a = actions.as_array();
         let n = self.games.len();
@@ -402,7 +405,17 @@ impl GameBatch {
                 a.shape()
             )));
         }
+        let active = active.unwrap_or_else(|| vec![true; n]);
+        if active.len() != n {
+            return Err(error(format!(
+                "field `active`: must have one entry per game ({n}), got {}",
+                active.len()
+            )));
+        }
         for (i, g) in self.games.iter().enumerate() {
+            if !active[i] {
+                continue;
+            }
             match g {
                 Some(g) if self.config.turn(g) == Some(self.seat) => {}
                 Some(_) => {
@@ -423,9 +436,10 @@ impl GameBatch {
                 .par_iter_mut()
                 .with_max_len(1)
                 .zip(actions.par_iter())
-                .map(|(g, &a)| match g {
-                    Some(g) => this.step_one(g, a),
-                    None => Ok(Stepped::default()),
+                .zip(active.par_iter())
+                .map(|((g, &a), &on)| match g {
+                    Some(g) if on => this.step_one(g, a),
+                    _ => Ok(Stepped::default()),
                 })
                 .collect()
         });
