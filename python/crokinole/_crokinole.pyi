@@ -146,7 +146,7 @@ class GameBatch:
         self,
         n: int,
         seat: int = 0,
-        opponent: str = "greedy:k=8",
+        opponent: Union[str, Callable[[dict[str, Any]], Any], None] = None,
         noise_spec: str = ...,
         ruleset_name: str = "tournament",
         max_rounds: int = 100,
@@ -178,3 +178,44 @@ class GameBatch:
         """``(discs, own, mask, score, round, discs_left)`` of every game."""
     def log_json(self, i: int) -> str:
         """Game ``i``'s log so far."""
+
+class Table:
+    """One game of 2 or 4 players, every seat's flick given from Python a shot at a time."""
+
+    slots: int
+    players: int
+    def __init__(
+        self,
+        players: int = 2,
+        noise_spec: str = ...,
+        ruleset_name: str = "tournament",
+        max_rounds: int = 100,
+        aim_range: float = 0.25,
+        speed_range: tuple[float, float] = (0.3, 3.0),
+        spin_range: float = 20.0,
+    ) -> None: ...
+    def reset(self, index: int) -> None:
+        """Starts game ``index`` of the run."""
+    def turn(self) -> Optional[int]:
+        """The seat to shoot next, ``None`` once the game is over or capped."""
+    def over(self) -> bool:
+        """Whether the game is over."""
+    def shoot(self, action: Sequence[float]) -> bool:
+        """The seat to shoot plays ``action``; whether it was illegal (fallback played)."""
+    def leads(self) -> tuple[int, int]:
+        """Each team's lead."""
+    def winner(self) -> Optional[int]:
+        """The winning team once the game is over."""
+    def observe(
+        self, seat: int
+    ) -> tuple[
+        npt.NDArray[np.float32],
+        npt.NDArray[np.int8],
+        npt.NDArray[np.int8],
+        npt.NDArray[np.int32],
+        npt.NDArray[np.int32],
+        npt.NDArray[np.int32],
+    ]:
+        """``(discs, own, mask, score, round, discs_left)`` of one seat."""
+    def log_json(self) -> str:
+        """The game so far as ``crokinole play`` logs it."""

@@ -7,8 +7,12 @@ steps ``N`` games natively, in one rayon batch per step, in any of Gymnasium's a
 modes (``autoreset_mode=``: ``NEXT_STEP`` by default, ``SAME_STEP``, ``DISABLED``).
 
 **An episode** is one game (the ``tournament`` rule set by default: four rounds of eight
-discs each) with the agent in ``seat`` (0 or 2) against ``opponent`` (a built-in
-strategy: ``random``, ``greedy:k=8``, ``montecarlo:k=8:m=8``, ``planner:budget=2000``).
+discs each) with the agent in ``seat`` (0 or 2) against ``opponent``: a built-in
+strategy (``random``, ``greedy:k=8``, ``montecarlo:k=8:m=8``, ``planner:budget=2000``) or
+a Python policy, a callable ``turn -> flick`` as :func:`crokinole.play` takes one (an
+earlier copy of the agent, for self-play; an exception it raises is raised by ``step``
+or ``reset``, and an illegal flick raises :class:`crokinole.CrokinoleError` with the
+reason). For every seat played by agents, see :mod:`crokinole.crokinole_v0`.
 Each step the agent shoots once, then the opponent shoots until it is the agent's turn
 again or the game ends. Every flick, the agent's included, is executed with the players'
 error ``noise`` (``crokinole play``'s model and seeds). ``terminated`` when the game is
@@ -115,10 +119,10 @@ def _observation(native: GameBatch) -> dict:
 
 
 class CrokinoleEnv(gym.Env):
-    """One seat of a two-player Crokinole game against a built-in strategy (module
-    documentation for the spaces, the reward and the options).
+    """One seat of a two-player Crokinole game against a built-in strategy or a Python
+    policy (module documentation for the spaces, the reward and the options).
 
-    Options: ``seat`` (0 or 2), ``opponent`` (``"greedy:k=8"``), ``noise`` (a dict, a
+    Options: ``seat`` (0 or 2), ``opponent`` (``"greedy:k=8"``; or a callable), ``noise`` (a dict, a
     skill level's name such as ``"competitive"``, or the command line's
     ``offset=..,aim=..`` form; ``crokinole play``'s default), ``ruleset``
     (``"tournament"``), ``max_rounds`` (100), ``reward`` (``"score"`` or ``"win"``),

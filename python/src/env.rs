@@ -17,20 +17,20 @@
 //! with `reward = "win"` +1 / -1 / 0 when the game ends (won / lost / drawn) and 0 before.
 
 use crate::errors::{error, input_error};
-use crate::games::noise;
+use crate::games::{PyStrategy, noise, strategy};
 use crate::library::ruleset;
 use crokinole::montecarlo::PlayerFlick;
 use crokinole::montecarlo::flick::max_offset;
-use crokinole::play::{
-    AnyStrategy, Decision, GameInPlay, NoLegalFlick, PlayConfig, PlayError, Strategy, Turn,
-};
+use crokinole::play::{Decision, GameInPlay, NoLegalFlick, PlayConfig, PlayError, Strategy, Turn};
 use crokinole::rules::{GameResult, board_score, score_difference};
-use crokinole::{Board, InputError, Physics};
+use crokinole::{Board, Physics};
 use glam::DVec2;
 use numpy::ndarray::{Array1, Array2, Array3};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3, PyReadonlyArray2};
 use pyo3::prelude::*;
+use pyo3::types::PyString;
 use rayon::prelude::*;
+use std::sync::Arc;
 
 /// The agent's seat in the configuration: its decisions come from the actions, so this
 /// strategy is only its name in the log.
@@ -64,7 +64,7 @@ pub struct ActionMap {
 
 impl ActionMap {
     /// The flick of action `a`.
-    fn flick(&self, a: [f64; 4]) -> PlayerFlick {
+    pub fn flick(&self, a: [f64; 4]) -> PlayerFlick {
         let c = a.map(|x| x.clamp(-1.0, 1.0));
         PlayerFlick {
             offset: c[0] * self.offset,
@@ -72,6 +72,80 @@ impl ActionMap {
             target: Some(DVec2::ZERO),
             speed: self.speed.0 + (c[2] + 1.0) / 2.0 * (self.speed.1 - self.speed.0),
             spin: c[3] * self.spin,
+        }
+    }
+}
+
+/// Team `team`'s lead in `game`: `(own - other)` game score plus `(own - other)` of the
+/// round in progress (`20 x twenties + board score`; nothing once the game is over, its
+/// last round being in the game score).
+pub fn lead(config: &PlayConfig, game: &GameInPlay, team: u8) -> i64 {
+    let g = game.game();
+    let [a, b] = g.score();
+    let own = if team == 0 { 1 } else { -1 };
+    let board = board_score(&config.board, config.physics.disc_radius, g.position());
+    let score = own * (i64::from(a) - i64::from(b));
+    if g.is_over() {
+        return score;
+    }
+    score + score_difference(team, board, g.twenties())
+}
+
+impl ActionMap {
+    /// The map of the ranges given, checked against the physics (fields `aim_range`,
+    /// `speed_range`, `spin_range`).
+    pub fn checked(
+        board: &Board,
+        physics: &Physics,
+        aim_range: f64,
+        speed_range: (f64, f64),
+        spin_range: f64,
+    ) -> PyResult<ActionMap> {
+        let max_speed = physics.max_speed;
+        let spin_limit = max_speed / physics.disc_radius;
+        let (lo, hi) = speed_range;
+        if !(lo > 0.0 && lo < hi && hi <= max_speed) {
+            return Err(error(format!(
+                "field `speed_range`: needs 0 < low < high <= {max_speed} m/s (physics.max_speed), got ({lo}, {hi})"
+            )));
+        }
+        if !(aim_range.is_finite() && (0.0..=std::f64::consts::FRAC_PI_2).contains(&aim_range)) {
+            return Err(error(format!(
+                "field `aim_range`: must be between 0 and pi/2 rad, got {aim_range}"
+            )));
+        }
+        if !(spin_range.is_finite() && (0.0..=spin_limit).contains(&spin_range)) {
+            return Err(error(format!(
+                "field `spin_range`: must be between 0 and {spin_limit} rad/s, got {spin_range}"
+            )));
+        }
+        Ok(ActionMap {
+            offset: 0.9 * max_offset(board),
+            aim: aim_range,
+            speed: (lo, hi),
+            spin: spin_range,
+        })
+    }
+
+    /// The flick the seat about to shoot in `game` plays for action `a`: the action's
+    /// flick if legal there, else the turn's fallback; and whether it was replaced.
+    pub fn legal_flick(
+        &self,
+        config: &PlayConfig,
+        game: &GameInPlay,
+        a: [f64; 4],
+    ) -> Result<(PlayerFlick, bool), PlayError> {
+        let intended = self.flick(a);
+        let turn = game.turn(&config.board, &config.physics)?;
+        match turn.legal(&intended) {
+            Some(_) => Ok((intended, false)),
+            None => turn
+                .fallback()
+                .map(|f| (f, true))
+                .map_err(|error| PlayError::NoLegalFlick {
+                    game: game.index(),
+                    error,
+                }),
         }
     }
 }
@@ -96,25 +170,24 @@ pub struct GameBatch {
     /// Disc slots of the observation: the most discs a round puts on the board.
     slots: usize,
     games: Vec<Option<GameInPlay>>,
+    /// The opponent when it is a Python callable: an exception it raises stops the step
+    /// and is raised again.
+    python: Option<Arc<PyStrategy>>,
 }
 
 impl GameBatch {
+    /// A game's error as a Python exception: the one the Python opponent raised, if it
+    /// did, else `CrokinoleError` with the message.
+    fn raised(&self, e: PlayError) -> PyErr {
+        self.python
+            .as_ref()
+            .and_then(|p| p.take_error())
+            .unwrap_or_else(|| error(e.to_string()))
+    }
+
     /// The agent's lead in `game` (module documentation).
     fn lead(&self, game: &GameInPlay) -> i64 {
-        let g = game.game();
-        let [a, b] = g.score();
-        let own = if self.team == 0 { 1 } else { -1 };
-        let board = board_score(
-            &self.config.board,
-            self.config.physics.disc_radius,
-            g.position(),
-        );
-        let game = own * (i64::from(a) - i64::from(b));
-        if g.is_over() {
-            // The last round is in the game score already.
-            return game;
-        }
-        game + score_difference(self.team, board, g.twenties())
+        lead(&self.config, game, self.team)
     }
 
     /// The opponent plays until it is the agent's turn or the game ends.
@@ -139,21 +212,7 @@ impl GameBatch {
     /// One step of one game (module documentation).
     fn step_one(&self, game: &mut GameInPlay, action: [f64; 4]) -> Result<Stepped, PlayError> {
         let before = self.lead(game);
-        let (board, physics) = (&self.config.board, &self.config.physics);
-        let intended = self.map.flick(action);
-        let (flick, illegal) = {
-            let turn = game.turn(board, physics)?;
-            match turn.legal(&intended) {
-                Some(_) => (intended, false),
-                None => (
-                    turn.fallback().map_err(|error| PlayError::NoLegalFlick {
-                        game: game.index(),
-                        error,
-                    })?,
-                    true,
-                ),
-            }
-        };
+        let (flick, illegal) = self.map.legal_flick(&self.config, game, action)?;
         let decision = Decision {
             flick,
             value: None,
@@ -207,16 +266,17 @@ type Steps<'py> = (
 #[pymethods]
 impl GameBatch {
     /// `n` games with the agent in `seat` (0 or 2) against `opponent` (a built-in
-    /// strategy's name), every player with the error `noise` (`none` or
+    /// strategy's name, or a Python callable as `play` takes one), every player with the error `noise` (`none` or
     /// `offset=..,aim=..,speed=..,spin=..`), under `ruleset`, stopped after `max_rounds`
     /// rounds; `reward` is `score` or `win`; the action map's ranges (see `ActionMap`).
     #[new]
     #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (n, seat=0, opponent="greedy:k=8", noise_spec="offset=0.003,aim=0.01,speed=0.03,spin=0.5", ruleset_name="tournament", max_rounds=100, reward="score", aim_range=0.25, speed_range=(0.3, 3.0), spin_range=20.0))]
+    #[pyo3(signature = (n, seat=0, opponent=None, noise_spec="offset=0.003,aim=0.01,speed=0.03,spin=0.5", ruleset_name="tournament", max_rounds=100, reward="score", aim_range=0.25, speed_range=(0.3, 3.0), spin_range=20.0))]
     fn new(
+        py: Python<'_>,
         n: usize,
         seat: u8,
-        opponent: &str,
+        opponent: Option<&Bound<'_, PyAny>>,
         noise_spec: &str,
         ruleset_name: &str,
         max_rounds: u32,
@@ -245,36 +305,13 @@ impl GameBatch {
             }
         };
         let noise = noise(noise_spec)?;
-        let opponent = AnyStrategy::parse(opponent, noise)
-            .map_err(|e| input_error(InputError::new("opponent", e)))?;
+        let default = PyString::new(py, "greedy:k=8");
+        let (opponent, python) = strategy(opponent.unwrap_or(&default), noise, "opponent")?;
         let ruleset = ruleset(ruleset_name)?;
         let board = Board::tournament();
         let physics = Physics::default();
-        let max_speed = physics.max_speed;
-        let spin_limit = max_speed / physics.disc_radius;
-        let (lo, hi) = speed_range;
-        if !(lo > 0.0 && lo < hi && hi <= max_speed) {
-            return Err(error(format!(
-                "field `speed_range`: needs 0 < low < high <= {max_speed} m/s (physics.max_speed), got ({lo}, {hi})"
-            )));
-        }
-        if !(aim_range.is_finite() && (0.0..=std::f64::consts::FRAC_PI_2).contains(&aim_range)) {
-            return Err(error(format!(
-                "field `aim_range`: must be between 0 and pi/2 rad, got {aim_range}"
-            )));
-        }
-        if !(spin_range.is_finite() && (0.0..=spin_limit).contains(&spin_range)) {
-            return Err(error(format!(
-                "field `spin_range`: must be between 0 and {spin_limit} rad/s, got {spin_range}"
-            )));
-        }
-        let map = ActionMap {
-            offset: 0.9 * max_offset(&board),
-            aim: aim_range,
-            speed: (lo, hi),
-            spin: spin_range,
-        };
-        let mut strategies: Vec<Box<dyn Strategy>> = vec![Box::new(opponent)];
+        let map = ActionMap::checked(&board, &physics, aim_range, speed_range, spin_range)?;
+        let mut strategies: Vec<Box<dyn Strategy>> = vec![opponent];
         let agent: Box<dyn Strategy> = Box::new(Agent);
         if seat == 0 {
             strategies.insert(0, agent);
@@ -302,6 +339,7 @@ impl GameBatch {
             map,
             slots,
             games: (0..n).map(|_| None).collect(),
+            python,
         })
     }
 
@@ -381,7 +419,7 @@ impl GameBatch {
         let started: Vec<Result<GameInPlay, PlayError>> =
             py.detach(|| indices.par_iter().map(|&index| this.start(index)).collect());
         for (i, g) in which.into_iter().zip(started) {
-            self.games[i] = Some(g.map_err(|e| error(e.to_string()))?);
+            self.games[i] = Some(g.map_err(|e| self.raised(e))?);
         }
         Ok(())
     }
@@ -449,7 +487,7 @@ impl GameBatch {
         let mut truncated = Array1::<bool>::from_elem(n, false);
         let mut illegal = Array1::<bool>::from_elem(n, false);
         for (k, r) in results.into_iter().enumerate() {
-            let s = r.map_err(|e| error(e.to_string()))?;
+            let s = r.map_err(|e| self.raised(e))?;
             reward[k] = s.reward;
             terminated[k] = s.terminated;
             truncated[k] = s.truncated;

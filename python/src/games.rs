@@ -204,33 +204,51 @@ pub fn noise(spec: &str) -> PyResult<Noise> {
     parse_noise(spec).map_err(input_error)
 }
 
-/// Parses a list of strategies: strings as `--strategies` entries (field `strategies[k]`),
-/// callables as Python strategies named `python:NAME` (the callable's `__name__`).
-fn seats(items: &Bound<'_, PyList>, noise: Noise, forfeit: bool) -> PyResult<Vec<Seat>> {
-    let mut out = Vec::new();
-    for (k, item) in items.iter().enumerate() {
-        if let Ok(s) = item.extract::<String>() {
-            let s = AnyStrategy::parse(&s, noise)
-                .map_err(|e| input_error(InputError::new(format!("strategies[{k}]"), e)))?;
-            out.push(Seat::BuiltIn(s));
-        } else if item.is_callable() {
-            let name = item
-                .getattr("__name__")
-                .and_then(|n| n.extract::<String>())
-                .unwrap_or_else(|_| "strategy".to_string());
-            out.push(Seat::Python(std::sync::Arc::new(PyStrategy {
-                callable: item.unbind(),
-                name: format!("python:{name}"),
-                error: Mutex::new(None),
-                forfeit,
-            })));
-        } else {
-            return Err(error(format!(
-                "field `strategies[{k}]`: expected a strategy name or a callable"
-            )));
-        }
+/// One strategy: a string as a `--strategies` entry (errors on field `field`), a callable
+/// as a Python strategy named `python:NAME` (the callable's `__name__`).
+fn seat(item: &Bound<'_, PyAny>, noise: Noise, forfeit: bool, field: &str) -> PyResult<Seat> {
+    if let Ok(s) = item.extract::<String>() {
+        let s = AnyStrategy::parse(&s, noise)
+            .map_err(|e| input_error(InputError::new(field.to_string(), e)))?;
+        Ok(Seat::BuiltIn(s))
+    } else if item.is_callable() {
+        let name = item
+            .getattr("__name__")
+            .and_then(|n| n.extract::<String>())
+            .unwrap_or_else(|_| "strategy".to_string());
+        Ok(Seat::Python(std::sync::Arc::new(PyStrategy {
+            callable: item.clone().unbind(),
+            name: format!("python:{name}"),
+            error: Mutex::new(None),
+            forfeit,
+        })))
+    } else {
+        Err(error(format!(
+            "field `{field}`: expected a strategy name or a callable"
+        )))
     }
-    Ok(out)
+}
+
+/// A seat's strategy (`strategy(item)` as in [`seat`]) for a configuration, with the
+/// Python strategy to read its error from when it is one.
+pub fn strategy(
+    item: &Bound<'_, PyAny>,
+    noise: Noise,
+    field: &str,
+) -> PyResult<(Box<dyn Strategy>, Option<std::sync::Arc<PyStrategy>>)> {
+    Ok(match seat(item, noise, false, field)? {
+        Seat::BuiltIn(b) => (Box::new(b), None),
+        Seat::Python(p) => (Box::new(Shared(p.clone())), Some(p)),
+    })
+}
+
+/// Parses a list of strategies (field `strategies[k]`, [`seat`]).
+fn seats(items: &Bound<'_, PyList>, noise: Noise, forfeit: bool) -> PyResult<Vec<Seat>> {
+    items
+        .iter()
+        .enumerate()
+        .map(|(k, item)| seat(&item, noise, forfeit, &format!("strategies[{k}]")))
+        .collect()
 }
 
 /// Plays games as `crokinole play` does and returns what it prints: the game log of game

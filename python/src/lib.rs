@@ -12,6 +12,8 @@
 //! - [`games`]: games between strategies, strategies written in Python.
 //! - [`legality`]: whether a flick is legal for a seat, why not, and the legal offsets.
 //! - [`env`]: `GameBatch`, the native core of the Gymnasium environments.
+//! - [`table`]: `Table`, a game played a shot at a time from Python: the PettingZoo
+//!   environment's core.
 
 mod engine;
 mod env;
@@ -19,6 +21,7 @@ mod errors;
 mod games;
 mod legality;
 mod library;
+mod table;
 
 use pyo3::prelude::*;
 
@@ -32,6 +35,7 @@ fn _crokinole(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<engine::Engine>()?;
     m.add_class::<env::GameBatch>()?;
+    m.add_class::<table::Table>()?;
     m.add_function(wrap_pyfunction!(errors::read_text, m)?)?;
     library::register(m)?;
     games::register(m)?;
