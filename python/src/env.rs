@@ -16,7 +16,7 @@
 //! being in the game score); the reward is its change over the step, or
 //! with `reward = "win"` +1 / -1 / 0 when the game ends (won / lost / drawn) and 0 before.
 
-use crate::errors::{error, input_error};
+use crate::errors::{error, input_error, on_pool};
 use crate::games::{PyStrategy, noise, strategy};
 use crate::library::ruleset;
 use crokinole::montecarlo::PlayerFlick;
@@ -416,8 +416,11 @@ impl GameBatch {
             )));
         }
         let this = &*self;
-        let started: Vec<Result<GameInPlay, PlayError>> =
-            py.detach(|| indices.par_iter().map(|&index| this.start(index)).collect());
+        let started: Vec<Result<GameInPlay, PlayError>> = py.detach(|| {
+            on_pool(None, || {
+                indices.par_iter().map(|&index| this.start(index)).collect()
+            })
+        })?;
         for (i, g) in which.into_iter().zip(started) {
             self.games[i] = Some(g.map_err(|e| self.raised(e))?);
         }
@@ -469,19 +472,22 @@ impl GameBatch {
             .collect();
         let mut games = std::mem::take(&mut self.games);
         let this = &*self;
-        let results: Vec<Result<Stepped, PlayError>> = py.detach(|| {
-            games
-                .par_iter_mut()
-                .with_max_len(1)
-                .zip(actions.par_iter())
-                .zip(active.par_iter())
-                .map(|((g, &a), &on)| match g {
-                    Some(g) if on => this.step_one(g, a),
-                    _ => Ok(Stepped::default()),
-                })
-                .collect()
+        let results: Result<Vec<Result<Stepped, PlayError>>, PyErr> = py.detach(|| {
+            on_pool(None, || {
+                games
+                    .par_iter_mut()
+                    .with_max_len(1)
+                    .zip(actions.par_iter())
+                    .zip(active.par_iter())
+                    .map(|((g, &a), &on)| match g {
+                        Some(g) if on => this.step_one(g, a),
+                        _ => Ok(Stepped::default()),
+                    })
+                    .collect()
+            })
         });
         self.games = games;
+        let results = results?;
         let mut reward = Array1::<f64>::zeros(n);
         let mut terminated = Array1::<bool>::from_elem(n, false);
         let mut truncated = Array1::<bool>::from_elem(n, false);

@@ -28,6 +28,7 @@ use pyo3::prelude::*;
 /// The extension module.
 #[pymodule]
 fn _crokinole(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    errors::loaded();
     m.add(
         "CrokinoleError",
         m.py().get_type::<errors::CrokinoleError>(),

@@ -9,7 +9,7 @@
 //! the rules judge it. A game depends only on its game index and the actions.
 
 use crate::env::{ActionMap, lead};
-use crate::errors::error;
+use crate::errors::{error, on_pool};
 use crate::games::noise;
 use crate::library::ruleset;
 use crokinole::play::{Decision, GameInPlay, NoLegalFlick, PlayConfig, PlayError, Strategy, Turn};
@@ -152,18 +152,20 @@ impl Table {
             return Err(error("the game has ended: reset it before shooting"));
         }
         let (config, map) = (&self.config, &self.map);
-        let result = py.detach(|| -> Result<bool, PlayError> {
-            let (flick, illegal) = map.legal_flick(config, &game, action)?;
-            let decision = Decision {
-                flick,
-                value: None,
-                candidates: 1,
-            };
-            config.execute(&mut game, decision)?;
-            Ok(illegal)
+        let result = py.detach(|| {
+            on_pool(None, || -> Result<bool, PlayError> {
+                let (flick, illegal) = map.legal_flick(config, &game, action)?;
+                let decision = Decision {
+                    flick,
+                    value: None,
+                    candidates: 1,
+                };
+                config.execute(&mut game, decision)?;
+                Ok(illegal)
+            })
         });
         self.game = Some(game);
-        result.map_err(|e| error(e.to_string()))
+        result?.map_err(|e| error(e.to_string()))
     }
 
     /// Each team's lead (`(own - other)` game score plus the round in progress).
