@@ -27,6 +27,9 @@ rewards, the two teams' rewards sum to zero, and an agent's rewards add up to it
 final lead. With ``reward="win"``: +1 / -1 / 0 to every agent when the game ends (won /
 lost / drawn), 0 before.
 
+**Render** (``render_mode``): ``rgb_array`` (the board and its discs drawn by the
+library, rasterised, ``[512, 512, 3]`` uint8) or ``ansi`` (a text board).
+
 **Episode**: one game; every agent is terminated when it is over, truncated when it
 stops after ``max_rounds`` rounds. ``reset(seed=s)`` draws the game (an index of
 ``crokinole play``'s run with seed 0) from a generator seeded with ``s``, so the same seed
@@ -48,6 +51,8 @@ from pettingzoo.utils import wrappers
 
 from . import DEFAULT_NOISE, CrokinoleError, _noise
 from ._crokinole import Table
+from .env import FRAME_SIZE
+from .text_board import text_board
 
 __all__ = ["env", "raw_env"]
 
@@ -66,7 +71,7 @@ def env(**options: Any) -> AECEnv:
 class raw_env(AECEnv):
     """One Crokinole game, one agent per seat (module documentation)."""
 
-    metadata = {"render_modes": [], "name": "crokinole_v0", "is_parallelizable": False}
+    metadata = {"render_modes": ["rgb_array", "ansi"], "name": "crokinole_v0", "is_parallelizable": False, "render_fps": 2}
 
     def __init__(self, players: int = 2, render_mode: Optional[str] = None, **options: Any):
         super().__init__()
@@ -174,7 +179,22 @@ class raw_env(AECEnv):
         return json.loads(self._table.log_json())
 
     def render(self) -> Any:
-        """No render modes: ``None``."""
+        """The position: with ``render_mode="rgb_array"`` an RGB image ``[512, 512, 3]``
+        (uint8, the board as the library draws it), with ``"ansi"`` a text board (str);
+        ``None`` without a render mode."""
+        if self.render_mode == "rgb_array":
+            return self._table.render_rgb(FRAME_SIZE)
+        if self.render_mode == "ansi":
+            obs = self.observe(self.possible_agents[0])  # seat 0: team 0 first
+            mask = obs["mask"].astype(bool)
+            teams = [0 if own else 1 for own in obs["own"][mask]]
+            left = " ".join(f"{a}:{n}" for a, n in zip(self.possible_agents, obs["discs_left"]))
+            header = (
+                f"team 0 - team 1: score {obs['score'][0]}-{obs['score'][1]}, "
+                f"round {obs['round'][0]}-{obs['round'][1]}; discs left {left}; "
+                f"to shoot: {self.agent_selection}"
+            )
+            return text_board(obs["discs"][mask], teams, header)
         return None
 
     def close(self) -> None:

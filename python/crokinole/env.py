@@ -53,6 +53,11 @@ the board: 16 for ``tournament``, 24 for ``traditional``):
 other)`` game score plus ``(own - other)`` of the round in progress. With
 ``reward="win"``: +1 / -1 / 0 when the game ends won / lost / drawn, 0 before.
 
+**Render** (``render_mode``): ``rgb_array`` gives the position as an RGB image ``[512,
+512, 3]`` (uint8: the board and its discs as the library's pictures draw them, rasterised
+by resvg; what ``RecordVideo`` records), ``ansi`` a text board (each disc its team's
+digit); the vector environment gives one frame per game.
+
 **Seeds**: ``reset(seed=s)`` seeds the environment's generator, which draws the game (a
 game index of ``crokinole play``'s run with seed 0: first shooter, the strategies'
 decisions and every player's error all follow from it), so a reset with the same seed
@@ -72,6 +77,7 @@ from gymnasium.vector.utils import batch_space
 
 from . import DEFAULT_NOISE, CrokinoleError, _noise
 from ._crokinole import GameBatch
+from .text_board import text_board
 
 #: Bound of the game seeds drawn by ``reset`` (game indices of the run).
 _SEED_BOUND = 2**63
@@ -111,6 +117,34 @@ def _batch(**options: Any) -> GameBatch:
     )
 
 
+#: Side of the ``rgb_array`` frames, px.
+FRAME_SIZE = 512
+
+
+def _check_render_mode(mode: Optional[str], metadata: dict) -> None:
+    if mode is not None and mode not in metadata["render_modes"]:
+        raise CrokinoleError(
+            f"field `render_mode`: expected one of {metadata['render_modes']} or None, got `{mode}`"
+        )
+
+
+def _render(native: Any, i: int, mode: Optional[str], team: int) -> Any:
+    """Game ``i`` of ``native`` (a ``GameBatch``) drawn for ``mode``."""
+    if mode == "rgb_array":
+        return native.render_rgb(i, FRAME_SIZE)
+    if mode == "ansi":
+        obs = {k: v[i] for k, v in _observation(native).items()}
+        mask = obs["mask"].astype(bool)
+        teams = [team if own else 1 - team for own in obs["own"][mask]]
+        header = (
+            f"team {team} (agent) - team {1 - team}: score {obs['score'][0]}-{obs['score'][1]}, "
+            f"round {obs['round'][0]}-{obs['round'][1]}, "
+            f"discs left {obs['discs_left'][0]}-{obs['discs_left'][1]}"
+        )
+        return text_board(obs["discs"][mask], teams, header)
+    return None
+
+
 def _observation(native: GameBatch) -> dict:
     """Every game's observation, batched (arrays with a leading game axis)."""
     arrays = native.observe()
@@ -129,9 +163,11 @@ class CrokinoleEnv(gym.Env):
     ``aim_range`` (0.25 rad), ``speed_range`` ((0.3, 3.0) m/s), ``spin_range`` (20 rad/s).
     """
 
-    metadata = {"render_modes": []}
+    metadata = {"render_modes": ["rgb_array", "ansi"], "render_fps": 2}
 
-    def __init__(self, **options: Any):
+    def __init__(self, render_mode: Optional[str] = None, **options: Any):
+        _check_render_mode(render_mode, self.metadata)
+        self.render_mode = render_mode
         self.options = dict(options)
         self._native = _batch(num_envs=1, **options)
         self.observation_space = _spaces(self._native.slots)
@@ -162,6 +198,13 @@ class CrokinoleEnv(gym.Env):
             bool(truncated[0]),
             self._info(bool(illegal[0])),
         )
+
+    def render(self) -> Any:
+        """The position after the last step: with ``render_mode="rgb_array"`` an RGB image
+        ``[512, 512, 3]`` (uint8; the board drawn by the library and rasterised, as
+        ``RecordVideo`` takes it), with ``"ansi"`` a text board (str); ``None`` without a
+        render mode."""
+        return _render(self._native, 0, self.render_mode, self._native.team)
 
     def flick(self, action: Any) -> dict:
         """The flick (player terms) that ``action`` means: ``{"offset", "aim", "speed",
@@ -201,9 +244,17 @@ class CrokinoleVectorEnv(VectorEnv):
     after a reset ``game_index``, each with its ``_`` mask.
     """
 
-    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["rgb_array", "ansi"], "render_fps": 2}
 
-    def __init__(self, num_envs: int = 1, autoreset_mode: Any = AutoresetMode.NEXT_STEP, **options: Any):
+    def __init__(
+        self,
+        num_envs: int = 1,
+        autoreset_mode: Any = AutoresetMode.NEXT_STEP,
+        render_mode: Optional[str] = None,
+        **options: Any,
+    ):
+        _check_render_mode(render_mode, type(self).metadata)
+        self.render_mode = render_mode
         try:
             mode = AutoresetMode(autoreset_mode)
         except ValueError:
@@ -299,6 +350,15 @@ class CrokinoleVectorEnv(VectorEnv):
             info["final_info"] = final_info
             info["_final_info"] = done
         return _observation(self._native), reward, terminated, truncated, info
+
+    def render(self) -> Optional[tuple]:
+        """Every game drawn as :meth:`CrokinoleEnv.render` draws one: a tuple of ``N``
+        frames (what Gymnasium's vector ``RecordVideo`` tiles), or ``None`` without a
+        render mode."""
+        if self.render_mode is None:
+            return None
+        team = self._native.team
+        return tuple(_render(self._native, i, self.render_mode, team) for i in range(self.num_envs))
 
     def game_log(self, i: int) -> dict:
         """Game ``i``'s log so far (as :meth:`CrokinoleEnv.game_log`)."""

@@ -561,6 +561,22 @@ impl GameBatch {
         ))
     }
 
+    /// Game `i`'s position as an RGB image `[size, size, 3]` (u8): the board and its
+    /// discs as the library draws them ([`crate::raster::position_rgb`]).
+    #[pyo3(signature = (i, size=512))]
+    fn render_rgb<'py>(
+        &self,
+        py: Python<'py>,
+        i: usize,
+        size: u32,
+    ) -> PyResult<Bound<'py, numpy::PyArray3<u8>>> {
+        let g = self.game(i)?.game();
+        let (board, physics) = (&self.config.board, &self.config.physics);
+        let image =
+            py.detach(|| crate::raster::position_rgb(board, physics, g.position(), size))?;
+        Ok(image.into_pyarray(py))
+    }
+
     /// Game `i`'s log so far (the JSON of `crokinole play`'s game log).
     fn log_json(&self, i: usize) -> PyResult<String> {
         let g = self.game(i)?.clone();

@@ -12,6 +12,7 @@
 //! - [`games`]: games between strategies, strategies written in Python.
 //! - [`legality`]: whether a flick is legal for a seat, why not, and the legal offsets.
 //! - [`env`]: `GameBatch`, the native core of the Gymnasium environments.
+//! - [`raster`]: a position as pixels (resvg), for the environments' `rgb_array` render.
 //! - [`table`]: `Table`, a game played a shot at a time from Python: the PettingZoo
 //!   environment's core.
 
@@ -21,6 +22,7 @@ mod errors;
 mod games;
 mod legality;
 mod library;
+mod raster;
 mod table;
 
 use pyo3::prelude::*;

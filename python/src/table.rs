@@ -233,6 +233,21 @@ impl Table {
         ))
     }
 
+    /// The position as an RGB image `[size, size, 3]` (u8), as
+    /// [`crate::raster::position_rgb`] draws it.
+    #[pyo3(signature = (size=512))]
+    fn render_rgb<'py>(
+        &self,
+        py: Python<'py>,
+        size: u32,
+    ) -> PyResult<Bound<'py, numpy::PyArray3<u8>>> {
+        let g = self.game()?.game();
+        let (board, physics) = (&self.config.board, &self.config.physics);
+        let image =
+            py.detach(|| crate::raster::position_rgb(board, physics, g.position(), size))?;
+        Ok(image.into_pyarray(py))
+    }
+
     /// The game so far as `crokinole play` logs it (JSON).
     fn log_json(&self) -> PyResult<String> {
         let g = self.game()?.clone();
