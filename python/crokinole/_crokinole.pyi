@@ -135,6 +135,38 @@ def render_summary(summary: str, study: Optional[str] = None, title: Optional[st
 def render_plan(plan: str, title: Optional[str] = None) -> str:
     """SVG of a plan's heat map."""
 
+def study_shard(
+    text: str, samples: int, seed: int, index: int, count: int, threads: Optional[int] = None
+) -> str:
+    """Shard ``index`` of ``count`` of a study: its state (``montecarlo --shard``)."""
+
+def merge_study(states: Sequence[str], verify: int = 8, verify_seed: int = 0) -> str:
+    """The summary of a study from its shard states (``crokinole merge``)."""
+
+def play_shard(
+    strategies: Sequence[Union[str, Callable[[dict[str, Any]], Any]]],
+    players: int,
+    ruleset_name: str,
+    noise_spec: str,
+    seed: int,
+    first: int,
+    last: int,
+    max_rounds: int,
+    threads: Optional[int] = None,
+) -> list[int]:
+    """The tally (14 integers) of games ``first..last`` of a run."""
+
+def games_summary(
+    strategies: Sequence[Union[str, Callable[[dict[str, Any]], Any]]],
+    players: int,
+    ruleset_name: str,
+    noise_spec: str,
+    seed: int,
+    max_rounds: int,
+    tally: Sequence[int],
+) -> str:
+    """The summary of a run whose games' tallies add up to ``tally``."""
+
 class GameBatch:
     """``n`` two-player games of an agent against a built-in strategy, stepped natively."""
 

@@ -251,6 +251,47 @@ fn seats(items: &Bound<'_, PyList>, noise: Noise, forfeit: bool) -> PyResult<Vec
         .collect()
 }
 
+/// The configuration of a `play` run (its arguments checked as `play` checks them) and
+/// its Python strategies, whose errors to read after the games.
+pub fn play_config(
+    strategies: &Bound<'_, PyList>,
+    players: u8,
+    ruleset_name: &str,
+    noise_spec: &str,
+    seed: u64,
+    max_rounds: u32,
+    forfeit: bool,
+) -> PyResult<(PlayConfig, Vec<std::sync::Arc<PyStrategy>>)> {
+    let ruleset = ruleset(ruleset_name)?;
+    let noise = noise(noise_spec)?;
+    let seats = seats(strategies, noise, forfeit)?;
+    let python: Vec<std::sync::Arc<PyStrategy>> = seats
+        .iter()
+        .filter_map(|s| match s {
+            Seat::Python(p) => Some(p.clone()),
+            Seat::BuiltIn(_) => None,
+        })
+        .collect();
+    let config = PlayConfig {
+        board: Board::tournament(),
+        physics: Physics::default(),
+        players,
+        ruleset,
+        strategies: seats
+            .into_iter()
+            .map(|s| match s {
+                Seat::BuiltIn(b) => Box::new(b) as Box<dyn Strategy>,
+                Seat::Python(p) => Box::new(Shared(p)) as Box<dyn Strategy>,
+            })
+            .collect(),
+        noise,
+        seed,
+        max_rounds,
+    };
+    config.check().map_err(input_error)?;
+    Ok((config, python))
+}
+
 /// Plays games as `crokinole play` does and returns what it prints: the game log of game
 /// 0 when `games` is 1, the summary of games `0..games` otherwise. `strategies` holds one
 /// entry per seat in play (or per team with four players): a built-in strategy's name or
@@ -280,36 +321,18 @@ fn play(
             )));
         }
     };
-    let ruleset = ruleset(ruleset_name)?;
-    let noise = noise(noise_spec)?;
     if games == 0 {
         return Err(error("field `games`: must be at least 1, got 0"));
     }
-    let seats = seats(strategies, noise, forfeit)?;
-    let python: Vec<std::sync::Arc<PyStrategy>> = seats
-        .iter()
-        .filter_map(|s| match s {
-            Seat::Python(p) => Some(p.clone()),
-            Seat::BuiltIn(_) => None,
-        })
-        .collect();
-    let config = PlayConfig {
-        board: Board::tournament(),
-        physics: Physics::default(),
+    let (config, python) = play_config(
+        strategies,
         players,
-        ruleset,
-        strategies: seats
-            .into_iter()
-            .map(|s| match s {
-                Seat::BuiltIn(b) => Box::new(b) as Box<dyn Strategy>,
-                Seat::Python(p) => Box::new(Shared(p)) as Box<dyn Strategy>,
-            })
-            .collect(),
-        noise,
+        ruleset_name,
+        noise_spec,
         seed,
         max_rounds,
-    };
-    config.check().map_err(input_error)?;
+        forfeit,
+    )?;
     let played = interruptible(py, |stop| {
         on_pool(threads, || {
             if games == 1 {

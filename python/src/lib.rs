@@ -13,6 +13,8 @@
 //! - [`legality`]: whether a flick is legal for a seat, why not, and the legal offsets.
 //! - [`env`]: `GameBatch`, the native core of the Gymnasium environments.
 //! - [`raster`]: a position as pixels (resvg), for the environments' `rgb_array` render.
+//! - [`shards`]: study shards and their exact merge, games in ranges of indices: the
+//!   distributed runs' tasks.
 //! - [`table`]: `Table`, a game played a shot at a time from Python: the PettingZoo
 //!   environment's core.
 
@@ -23,6 +25,7 @@ mod games;
 mod legality;
 mod library;
 mod raster;
+mod shards;
 mod table;
 
 use pyo3::prelude::*;
@@ -43,5 +46,6 @@ fn _crokinole(m: &Bound<'_, PyModule>) -> PyResult<()> {
     library::register(m)?;
     games::register(m)?;
     legality::register(m)?;
+    shards::register(m)?;
     Ok(())
 }

@@ -4,29 +4,7 @@ started), workers forked from it (a `multiprocessing` fork `Pool`, Gymnasium's
 runs in a fresh interpreter under a time limit, so a hang fails the test instead of
 stalling the run."""
 
-import subprocess
-import sys
-import textwrap
-
-from conftest import ROOT
-
-LIMIT = 180  # s: far above the few seconds each case takes
-
-
-def run(code: str) -> str:
-    """Runs `code` in a fresh interpreter from the repository's root; its output."""
-    try:
-        p = subprocess.run(
-            [sys.executable, "-c", textwrap.dedent(code)],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            timeout=LIMIT,
-        )
-    except subprocess.TimeoutExpired:
-        raise AssertionError(f"hung: no answer within {LIMIT} s") from None
-    assert p.returncode == 0, p.stderr
-    return p.stdout
+from conftest import run_isolated as run
 
 
 def test_a_fork_pool_after_the_parent_used_the_engine():
