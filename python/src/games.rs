@@ -229,13 +229,12 @@ fn seat(item: &Bound<'_, PyAny>, noise: Noise, forfeit: bool, field: &str) -> Py
     }
 }
 
+/// A seat's strategy for a configuration, and the Python strategy behind it if any.
+pub type SeatStrategy = (Box<dyn Strategy>, Option<std::sync::Arc<PyStrategy>>);
+
 /// A seat's strategy (`strategy(item)` as in [`seat`]) for a configuration, with the
 /// Python strategy to read its error from when it is one.
-pub fn strategy(
-    item: &Bound<'_, PyAny>,
-    noise: Noise,
-    field: &str,
-) -> PyResult<(Box<dyn Strategy>, Option<std::sync::Arc<PyStrategy>>)> {
+pub fn strategy(item: &Bound<'_, PyAny>, noise: Noise, field: &str) -> PyResult<SeatStrategy> {
     Ok(match seat(item, noise, false, field)? {
         Seat::BuiltIn(b) => (Box::new(b), None),
         Seat::Python(p) => (Box::new(Shared(p.clone())), Some(p)),
