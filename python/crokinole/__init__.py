@@ -3,8 +3,11 @@
 The Rust library behind the ``crokinole`` command, called directly: shot batches as
 numpy arrays, shot files, flicks in player terms, Monte Carlo studies, the rules'
 verdicts, the shot planner, games between strategies (built-in or written in Python),
-SVG pictures that show inline in Jupyter, and a Gymnasium environment
-(``gymnasium.make("crokinole/Crokinole-v0")`` once this package is imported).
+SVG pictures that show inline in Jupyter, a Gymnasium environment
+(``gymnasium.make("crokinole/Crokinole-v0")`` once this package is imported; ``make_vec``
+gives the native vector one), a PettingZoo environment (:mod:`crokinole.crokinole_v0`),
+legality checks before acting (:func:`check_flick`, :func:`legal_offsets`) and runs on a
+Dask cluster (:mod:`crokinole.distributed`).
 
 Every input is checked as the command checks it; bad input raises :class:`CrokinoleError`
 (a ``ValueError``) with the message the command prints after ``error:``. Results are

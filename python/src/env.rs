@@ -1,6 +1,7 @@
 //! `GameBatch`: the native core of the Gymnasium environments (`crokinole/env.py`): `N`
-//! two-player games, each with the agent in one seat against a built-in strategy, stepped
-//! together in one rayon batch with the GIL released.
+//! two-player games, each with the agent in one seat against a built-in strategy or a
+//! Python policy (a callable, called with the GIL taken back for each of its shots),
+//! stepped together in one rayon batch with the GIL released.
 //!
 //! A step of game `i`: the agent's action (four numbers in `[-1, 1]`, mapped to a flick in
 //! player terms by [`ActionMap`]) is the intended flick of the agent's seat; if it is not
