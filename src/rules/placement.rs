@@ -393,4 +393,72 @@ mod tests {
         // which is +x, -y.
         assert!(seat_frame(0, DVec2::new(0.1, -0.3)).1 > 0.0);
     }
+
+    #[test]
+    fn the_quadrant_offset_limit_is_where_check_placement_stops_accepting() {
+        let board = Board::tournament();
+        let r = 0.015875;
+        let l = board.shooting_line_radius;
+        for ruleset in [Ruleset::Traditional, Ruleset::Tournament] {
+            let limit = quadrant_offset_limit(&board, r, ruleset);
+            for seat in [0, 2] {
+                let at = |o: f64| {
+                    // The centre on the line's middle circle at lateral `o` of the seat.
+                    let u = seat_direction(seat);
+                    let p = DVec2::new(-u.y, u.x);
+                    let pos = u * (l * l - o * o).sqrt() + p * o;
+                    let team = crate::rules::seat::team_of_seat(seat, 2).unwrap();
+                    check_placement(
+                        &board,
+                        r,
+                        seat,
+                        2,
+                        ruleset,
+                        &Flick {
+                            team,
+                            pos,
+                            vel: DVec2::ZERO,
+                            spin: 0.0,
+                        },
+                    )
+                };
+                for sign in [-1.0, 1.0] {
+                    assert!(at(sign * (limit - 1e-9)).is_ok(), "{ruleset:?} seat {seat}");
+                    assert!(
+                        at(sign * (limit + 1e-6)).is_err(),
+                        "{ruleset:?} seat {seat}"
+                    );
+                }
+            }
+        }
+        assert!(
+            quadrant_offset_limit(&board, r, Ruleset::Tournament)
+                > quadrant_offset_limit(&board, r, Ruleset::Traditional)
+        );
+    }
+
+    #[test]
+    fn legal_offsets_leave_out_what_a_disc_on_the_line_blocks() {
+        let board = Board::tournament();
+        let r = 0.015875;
+        let l = board.shooting_line_radius;
+        let limit = 0.2;
+        assert_eq!(
+            legal_offsets(&board, r, 0, limit, &[]),
+            vec![(-limit + PLACEMENT_TOLERANCE, limit - PLACEMENT_TOLERANCE)]
+        );
+        let on_line = crate::shot::Placed {
+            team: 1,
+            pos: DVec2::new(0.0, -l),
+        };
+        let got = legal_offsets(&board, r, 0, limit, &[on_line]);
+        let half = 2.0 * r * (1.0 - (r / l) * (r / l)).sqrt();
+        assert_eq!(got.len(), 2);
+        assert!(
+            (got[0].1 + half).abs() < 2e-9 && (got[1].0 - half).abs() < 2e-9,
+            "{got:?}"
+        );
+        // The same disc seen from the other side of the board blocks nothing.
+        assert_eq!(legal_offsets(&board, r, 2, limit, &[on_line]).len(), 1);
+    }
 }
