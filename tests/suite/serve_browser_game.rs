@@ -344,10 +344,24 @@ fn four_computers_play_a_game_by_themselves_and_a_bad_flick_is_refused_in_chromi
 
     // A human game: a flick faster than the physics allows is refused beside the game, in
     // words, and the game stays where it was.
+    // (The computer shoots first with seed 2: its turn is animated this time, at 4x.)
     set(&d, "#g-players", "2");
+    set(&d, "#g-seed", "2");
+    set(&d, "#g-speed", "4");
     d.mark_sent();
     d.click("#g-new");
     assert_eq!(wait_game(&d), "your-turn");
+    assert_eq!(
+        game(&d)["log"]["shots"][0]["seat"],
+        2,
+        "the computer shot first"
+    );
+    let paths = d.script(
+        "return document.querySelectorAll('#layer-paths polyline').length;",
+        json!([]),
+    );
+    assert!(paths.as_u64().unwrap() >= 1, "its path stays on the board");
+    set(&d, "#g-speed", "1000");
     let n = game(&d)["shots"].as_array().unwrap().len();
     d.script(
         "const S = window.crokinole.state; S.flick = {offset: 0.5, aim: 0, speed: 1, spin: 0};",
