@@ -8,6 +8,7 @@
 mod csv;
 mod file_kind;
 mod format;
+mod game_file;
 pub(crate) mod json_path;
 mod model_json;
 mod outcome_file;
@@ -27,6 +28,9 @@ pub use csv::{
 };
 pub use file_kind::FileKind;
 pub use format::{Layout, compact_json, laid_out};
+pub use game_file::{
+    GAME_MAX_ROUNDS, GameFile, GameSeat, HUMAN, game_answer_json, parse_game_file,
+};
 pub use outcome_file::{
     OutcomeFile, OutcomeItem, StreamWriteError, flick_answer_json, outcome_file_text,
     outcomes_to_string, serialize_outcome, state_name, write_outcome_file, write_outcome_stream,

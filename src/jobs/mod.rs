@@ -20,6 +20,7 @@
 //! | plan a shot | [`plan::read`] | [`plan::plan`] | [`plan::text`] |
 //! | fit the physics to tracked shots | [`fit::read`] | [`fit::fit`] | [`fit::Fitted::text`], [`fit::Fitted::json`], [`fit::Fitted::params`], [`fit::Fitted::svg`] |
 //! | replay a game log | [`replay::read`] | [`replay::replay`] | [`replay::Replay::text`] |
+//! | play a game against the computer, a request at a time | [`game::read`] | [`game::advance_until`] | [`game::Advanced::text`] |
 //! | merge shard states | `crate::io::parse_state_study` | [`merge::merge`] (verifies each shard) | [`study::summary_text`] |
 //!
 //! Games (`crokinole play`, the Python package's `play`) are `crate::play::PlayConfig`'s
@@ -28,6 +29,7 @@
 
 pub mod fit;
 pub mod flick;
+pub mod game;
 pub mod merge;
 pub mod plan;
 pub mod replay;

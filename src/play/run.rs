@@ -438,7 +438,7 @@ impl PlayConfig {
 
     /// [`PlayConfig::decide`] whose strategy's work stops when `cancel` is cancelled
     /// ([`Turn::cancel`]); the decision is then meaningless and must be thrown away.
-    fn decide_until(&self, game: &GameInPlay, cancel: &Cancel) -> Result<Decision, PlayError> {
+    pub fn decide_until(&self, game: &GameInPlay, cancel: &Cancel) -> Result<Decision, PlayError> {
         let index = game.index;
         let turn = game
             .turn(&self.board, &self.physics)?
@@ -465,7 +465,7 @@ impl PlayConfig {
 
     /// [`PlayConfig::execute`] whose shot stops when `cancel` is cancelled
     /// ([`PlayError::Stopped`]; the game is then left as it was before the shot).
-    fn execute_until<'g>(
+    pub fn execute_until<'g>(
         &self,
         game: &'g mut GameInPlay,
         decision: Decision,

@@ -16,7 +16,7 @@ use crate::cancel::{Cancel, CancelReason, Cancelled};
 use crate::error::InputError;
 use crate::io::{Layout, flick_answer_json, params_json, sizes, skills_json};
 use crate::jobs::simulate::{ShotFile, SimulateOptions};
-use crate::jobs::{flick, plan, replay, simulate, study};
+use crate::jobs::{flick, game, plan, replay, simulate, study};
 use crate::montecarlo::Sampling;
 use crate::params::Physics;
 use crate::plan::{Budget, Objective, PlanConfig};
@@ -524,6 +524,91 @@ pub fn replay(query: &Query, body: &[u8], limits: &Limits, _cancel: &Cancel) -> 
         }
         let replayed = replay::replay(log).map_err(refused("game log"))?;
         Ok(Reply::json(replayed.text()))
+    };
+    run().unwrap_or_else(|e| e)
+}
+
+/// Most computer shots one `/api/game` request may play (`moves`).
+pub const MAX_GAME_MOVES: u64 = 64;
+
+/// Most discs at rest before a shot of a game (a round's discs, less the shooter).
+const GAME_DISCS: usize = 23;
+
+/// `POST /api/game?moves=N&trace=T&hint=B&seen=K`: a game file in
+/// (docs/play-on-the-page.md), the game played forward ([`game::advance_until`]): the
+/// file's shots again (those from `K` on returned traced, at most [`MAX_GAME_MOVES`] of
+/// them), then at most
+/// `moves` (default 16, at most [`MAX_GAME_MOVES`]) computer shots until a human's turn
+/// or the end, traced every `trace` steps (default 10); with `hint`, the planner's flick
+/// for the human to shoot at that sample budget; with `log`, only the game log, as
+/// `crokinole play --games 1` prints it (pass `moves=0` to log the file's shots alone).
+/// Bounds: the file's shots
+/// (`max_log_shots`), its rounds (at most 100), a planner seat's and the hint's budget
+/// (`max_budget`), the trace points; the work watches `cancel` (503).
+pub fn game(query: &Query, body: &[u8], limits: &Limits, cancel: &Cancel) -> Reply {
+    let run = || -> Result<Reply, Reply> {
+        query.only(&["moves", "trace", "hint", "seen", "log"])?;
+        let log_only = query.get("log").is_some();
+        let moves = query.number("moves", 16, 0, MAX_GAME_MOVES)? as usize;
+        let trace = query.number("trace", 10, 1, 1_000_000)? as u32;
+        let hint = match query.get("hint") {
+            None => None,
+            Some(_) => Some(query.number("hint", 2000, 1000, limits.max_budget)?),
+        };
+        let file = game::read(text(body)?).map_err(refused("game file"))?;
+        if file.shots.len() > limits.max_log_shots {
+            return Err(Reply::bad(format!(
+                "game file: field `shots`: {} shots is more than this server allows ({})",
+                file.shots.len(),
+                limits.max_log_shots
+            )));
+        }
+        if file.max_rounds > crate::io::GAME_MAX_ROUNDS {
+            return Err(Reply::bad(format!(
+                "game file: field `max_rounds`: {} rounds is more than this server allows ({})",
+                file.max_rounds,
+                crate::io::GAME_MAX_ROUNDS
+            )));
+        }
+        for (k, seat) in file.seats.iter().enumerate() {
+            if let Ok(crate::play::AnyStrategy::Planner(p)) =
+                crate::play::AnyStrategy::parse(&seat.player, seat.noise)
+                && p.budget > limits.max_budget
+            {
+                return Err(Reply::bad(format!(
+                    "game file: field `seats[{k}].player`: a planner budget of {} samples is \
+                     more than this server allows ({})",
+                    p.budget, limits.max_budget
+                )));
+            }
+        }
+        let seen = match query.get("seen") {
+            None => None,
+            Some(_) => {
+                let n = file.shots.len() as u64;
+                let lo = n.saturating_sub(MAX_GAME_MOVES);
+                Some(query.number("seen", n, lo, n)? as usize)
+            }
+        };
+        let traced = moves + seen.map_or(0, |s| file.shots.len() - s);
+        check_trace(
+            &Physics::default(),
+            &vec![GAME_DISCS; traced],
+            trace,
+            limits,
+        )?;
+        let advance = game::Advance {
+            moves,
+            trace,
+            hint,
+            seen,
+        };
+        match game::advance_until(&file, advance, cancel) {
+            Ok(advanced) if log_only => Ok(Reply::json(crate::io::game_log_json(&advanced.log))),
+            Ok(advanced) => Ok(Reply::json(advanced.text())),
+            Err(game::GameJobError::Input(e)) => Err(refused("game file")(e)),
+            Err(game::GameJobError::Stopped(why)) => Err(Reply::stopped(why)),
+        }
     };
     run().unwrap_or_else(|e| e)
 }

@@ -31,7 +31,7 @@
 //! - make it work long: every request's work watches a [`Cancel`] with the request's time
 //!   budget ([`ServeConfig::budget`]), cancelled too when the client goes away (hyper drops
 //!   the request's future), and the engine checks it within every shot (503 when it ran
-//!   out); the heavy endpoints (simulate, shot, montecarlo, suggest) pass one [`Gate`],
+//!   out); the heavy endpoints (simulate, shot, montecarlo, suggest, game) pass one [`Gate`],
 //!   waiting there within their budget.
 //!
 //! - [`api`]: the endpoints as plain functions (query and body in, [`Reply`] out) and the
@@ -67,6 +67,9 @@ use std::time::{Duration, Instant};
 const INDEX_HTML: &str = include_str!("page/index.html");
 const STYLE_CSS: &str = include_str!("page/style.css");
 const APP_JS: &str = include_str!("page/app.js");
+const GAME_JS: &str = include_str!("page/game.js");
+const STUDY_JS: &str = include_str!("page/study.js");
+const REPLAY_JS: &str = include_str!("page/replay.js");
 
 /// Most bytes of a request's line and headers hyper reads (its read buffer): a longer
 /// head is answered 431 and the connection closed.
@@ -266,12 +269,16 @@ pub fn route(req: &Request, limits: &Limits, gate: &Gate, cancel: &Cancel) -> Re
         "/api/montecarlo" => Some((api::montecarlo, true)),
         "/api/suggest" => Some((api::suggest, true)),
         "/api/replay" => Some((api::replay, false)),
+        "/api/game" => Some((api::game, true)),
         _ => None,
     };
     match (req.method, path, post) {
         ("GET" | "HEAD", "/" | "/index.html", _) => page("text/html; charset=utf-8", INDEX_HTML),
         ("GET" | "HEAD", "/style.css", _) => page("text/css; charset=utf-8", STYLE_CSS),
         ("GET" | "HEAD", "/app.js", _) => page("text/javascript; charset=utf-8", APP_JS),
+        ("GET" | "HEAD", "/game.js", _) => page("text/javascript; charset=utf-8", GAME_JS),
+        ("GET" | "HEAD", "/study.js", _) => page("text/javascript; charset=utf-8", STUDY_JS),
+        ("GET" | "HEAD", "/replay.js", _) => page("text/javascript; charset=utf-8", REPLAY_JS),
         ("GET" | "HEAD", "/api/params", _) => api::params(),
         ("GET" | "HEAD", "/api/skills", _) => api::skills(),
         ("POST", _, Some((endpoint, heavy))) => {
@@ -308,9 +315,12 @@ pub fn route(req: &Request, limits: &Limits, gate: &Gate, cancel: &Cancel) -> Re
                 Reply::error(500, "internal error while handling the request (a bug)")
             })
         }
-        (_, "/" | "/index.html" | "/style.css" | "/app.js" | "/api/params" | "/api/skills", _) => {
-            Reply::error(405, format!("{path} takes GET"))
-        }
+        (
+            _,
+            "/" | "/index.html" | "/style.css" | "/app.js" | "/game.js" | "/study.js"
+            | "/replay.js" | "/api/params" | "/api/skills",
+            _,
+        ) => Reply::error(405, format!("{path} takes GET")),
         (_, _, Some(_)) => Reply::error(405, format!("{path} takes POST with a JSON body")),
         _ => Reply::error(404, format!("no such page or endpoint: {path}")),
     }
@@ -702,6 +712,35 @@ fn response(reply: Reply, close: bool) -> Response<Full<Bytes>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_pages_class_colours_are_the_svg_renders() {
+        for class in crate::montecarlo::ShotClass::ALL {
+            let rule = format!(
+                ".cls-{} {{ fill: {}; }}",
+                class.name(),
+                crate::render::class_colour(class)
+            );
+            assert!(STYLE_CSS.contains(&rule), "style.css lacks {rule}");
+        }
+    }
+
+    #[test]
+    fn every_script_the_page_loads_is_served() {
+        let (limits, gate, cancel) = (Limits::default(), Gate::new(1), Cancel::never());
+        for src in INDEX_HTML.split("<script src=\"").skip(1) {
+            let path = &src[..src.find('"').unwrap()];
+            let req = Request {
+                method: "GET",
+                url: path,
+                content_type: None,
+                body: b"",
+            };
+            let reply = route(&req, &limits, &gate, &cancel);
+            assert_eq!(reply.status, 200, "{path}");
+            assert!(reply.content_type.starts_with("text/javascript"), "{path}");
+        }
+    }
 
     #[test]
     fn only_the_bound_address_and_allowed_names_pass_the_host_check() {

@@ -461,7 +461,11 @@ fn the_page_and_its_files_are_served() {
     );
     let html = page.text();
     assert!(html.contains("<svg id=\"board\""), "{html}");
-    for (path, kind) in [("/app.js", "text/javascript"), ("/style.css", "text/css")] {
+    for (path, kind) in [
+        ("/app.js", "text/javascript"),
+        ("/game.js", "text/javascript"),
+        ("/style.css", "text/css"),
+    ] {
         let a = get(path);
         assert_eq!(a.status, 200, "{path}");
         assert!(a.header("content-type").unwrap().starts_with(kind));
@@ -537,6 +541,7 @@ fn one_gate_holds_every_heavy_endpoint_within_the_budget() {
         ("/api/montecarlo?samples=10", study),
         ("/api/shot", study),
         ("/api/simulate", shots),
+        ("/api/game", GAME.as_bytes()),
     ] {
         let start = std::time::Instant::now();
         let r = route(&req(url, body), &limits, &gate, &budget());
@@ -623,4 +628,119 @@ fn the_binary_serves_and_prints_its_url() {
     let _ = child.kill();
     let _ = child.wait();
     assert_eq!(a.unwrap().status, 200);
+}
+
+/// A game of two computers, one round.
+const GAME: &str = r#"{"players": 2, "ruleset": "tournament", "seed": 9, "max_rounds": 1,
+    "seats": [{"player": "random", "noise": "club"}, {"player": "greedy:k=2", "noise": "club"}]}"#;
+
+#[test]
+fn game_plays_forward_to_the_game_crokinole_play_plays() {
+    // All computers, one noise: the log of `crokinole play` with that seed, whichever
+    // number of moves a request plays.
+    let cli_log = binary::ok(&[
+        "play",
+        "--seed",
+        "9",
+        "--strategies",
+        "random,greedy:k=2",
+        "--noise",
+        "club",
+        "--ruleset",
+        "tournament",
+        "--max-rounds",
+        "1",
+        "--games",
+        "1",
+    ]);
+    let want: Value = serde_json::from_slice(&cli_log).unwrap();
+    let a = post("/api/game?moves=64&trace=100", GAME.as_bytes());
+    assert_eq!(a.status, 200, "{}", a.text());
+    let v = a.json();
+    assert!(v["log"]["shots"] == want["shots"], "{}", v["error"]);
+    assert_eq!(v["state"]["over"], true);
+    assert_eq!(v["from"], 0);
+    let n = want["shots"].as_array().unwrap().len();
+    assert_eq!(v["outcomes"].as_array().unwrap().len(), n);
+    assert_eq!(v["shot_file"]["shots"].as_array().unwrap().len(), n);
+    // Five shots, then the rest from their decisions: the same game.
+    let first = post("/api/game?moves=5", GAME.as_bytes()).json();
+    assert_eq!(first["log"]["shots"].as_array().unwrap().len(), 5);
+    assert_eq!(first["state"]["over"], false);
+    let mut file: Value = serde_json::from_str(GAME).unwrap();
+    file["shots"] = first["log"]["shots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            let mut f = s["intended"].clone();
+            f["value"] = s["value"].clone();
+            f["candidates"] = s["candidates"].clone();
+            f
+        })
+        .collect();
+    let rest = post(
+        "/api/game?moves=64&seen=3&trace=100",
+        file.to_string().as_bytes(),
+    )
+    .json();
+    assert!(rest["log"]["shots"] == want["shots"], "{}", rest["error"]);
+    assert_eq!(
+        rest["from"], 3,
+        "the file's shots from `seen` are returned too"
+    );
+    assert_eq!(rest["outcomes"].as_array().unwrap().len(), n - 3);
+    // `log`: the log alone, as `crokinole play` lays it out.
+    let log = post("/api/game?moves=0&log", file.to_string().as_bytes());
+    assert_eq!(log.status, 200);
+    assert!(
+        log.text().starts_with("{\n  \"game\": 0,"),
+        "{}",
+        log.text()
+    );
+    assert_eq!(log.json()["shots"].as_array().unwrap().len(), 5);
+}
+
+#[test]
+fn a_bad_game_request_is_refused_naming_the_field() {
+    let human = r#"{"players": 2, "seats": [{"player": "human"}, {"player": "greedy"}],
+        "shots": [{"offset": 0.5, "speed": 1.0}]}"#;
+    let cases: [(&str, &str, &[&str]); 8] = [
+        ("/api/game?moves=65", GAME, &["moves", "65"]),
+        (
+            "/api/game?moov=1",
+            GAME,
+            &["unknown query parameter `moov`"],
+        ),
+        ("/api/game?hint=10", GAME, &["hint", "1000"]),
+        ("/api/game", human, &["shots[0]"]),
+        (
+            "/api/game",
+            &GAME.replace("random", "grredy"),
+            &["seats[0].player", "human"],
+        ),
+        (
+            "/api/game",
+            &GAME.replace("greedy:k=2", "planner:budget=200000"),
+            &["seats[1].player", "100000"],
+        ),
+        (
+            "/api/game",
+            &GAME.replace("\"max_rounds\": 1", "\"max_rounds\": 101"),
+            &["max_rounds"],
+        ),
+        (
+            "/api/game",
+            &GAME.replace("\"club\"", "\"pro\""),
+            &["seats[0].noise"],
+        ),
+    ];
+    for (url, body, fragments) in cases {
+        assert_refused(&post(url, body.as_bytes()), 400, fragments);
+    }
+    let many = format!(
+        r#"{{"players": 2, "seats": [{{"player": "human"}}, {{"player": "human"}}], "shots": [{}]}}"#,
+        vec![r#"{"speed": 1}"#; 5001].join(",")
+    );
+    assert_refused(&post("/api/game", many.as_bytes()), 400, &["shots", "5000"]);
 }

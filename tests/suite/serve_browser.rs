@@ -15,6 +15,11 @@
 use crate::binary;
 use crate::http;
 
+/// The game against the computer (a module of this one, so the browser tests run under
+/// one name, `serve_browser::`).
+#[path = "serve_browser_game.rs"]
+mod game;
+
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -23,10 +28,10 @@ use std::time::Duration;
 const TIMEOUT: Duration = Duration::from_secs(60);
 /// Polls of the page's state, 100 ms apart, before giving up (a safety net against a hang,
 /// not a timing assertion).
-const POLLS: usize = 600;
+pub(crate) const POLLS: usize = 600;
 
 /// A child process killed when the test ends, however it ends.
-struct Guard(Child);
+pub(crate) struct Guard(Child);
 
 impl Drop for Guard {
     fn drop(&mut self) {
@@ -36,13 +41,13 @@ impl Drop for Guard {
 }
 
 /// One WebDriver session.
-struct Driver {
+pub(crate) struct Driver {
     addr: String,
     session: String,
 }
 
 impl Driver {
-    fn call(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+    pub(crate) fn call(&self, method: &str, path: &str, body: Option<Value>) -> Value {
         let body = body.map(|b| b.to_string()).unwrap_or_default();
         let a = http::request(
             &self.addr,
@@ -58,7 +63,7 @@ impl Driver {
         v["value"].clone()
     }
 
-    fn script(&self, script: &str, args: Value) -> Value {
+    pub(crate) fn script(&self, script: &str, args: Value) -> Value {
         self.call(
             "POST",
             "/execute/sync",
@@ -66,7 +71,7 @@ impl Driver {
         )
     }
 
-    fn state(&self) -> String {
+    pub(crate) fn state(&self) -> String {
         self.script("return document.body.dataset.state;", json!([]))
             .as_str()
             .unwrap_or("")
@@ -74,7 +79,7 @@ impl Driver {
     }
 
     /// Waits until the page's `data-state` is `want` (failing on `error`).
-    fn wait_for(&self, want: &str) {
+    pub(crate) fn wait_for(&self, want: &str) {
         for _ in 0..POLLS {
             let s = self.state();
             if s == want {
@@ -90,13 +95,24 @@ impl Driver {
         );
     }
 
+    /// Waits until the page's `data-state` is `error` (an error expected).
+    pub(crate) fn wait_for_error(&self) {
+        for _ in 0..POLLS {
+            if self.state() == "error" {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        panic!("the page never reported an error (now {:?})", self.state());
+    }
+
     /// Marks the page's state `sent` before an action, so a later [`Driver::wait_for`]
     /// sees the state that action leads to, not one left from before.
-    fn mark_sent(&self) {
+    pub(crate) fn mark_sent(&self) {
         self.script("document.body.dataset.state = 'sent';", json!([]));
     }
 
-    fn element(&self, css: &str) -> String {
+    pub(crate) fn element(&self, css: &str) -> String {
         let v = self.call(
             "POST",
             "/element",
@@ -109,12 +125,12 @@ impl Driver {
             .to_string()
     }
 
-    fn click(&self, css: &str) {
+    pub(crate) fn click(&self, css: &str) {
         let e = self.element(css);
         self.call("POST", &format!("/element/{e}/click"), Some(json!({})));
     }
 
-    fn set_value(&self, css: &str, text: &str) {
+    pub(crate) fn set_value(&self, css: &str, text: &str) {
         let e = self.element(css);
         self.call("POST", &format!("/element/{e}/clear"), Some(json!({})));
         self.call(
@@ -124,7 +140,7 @@ impl Driver {
         );
     }
 
-    fn text(&self, css: &str) -> String {
+    pub(crate) fn text(&self, css: &str) -> String {
         self.script(
             "const e = document.querySelector(arguments[0]); return e ? e.textContent : null;",
             json!([css]),
@@ -135,7 +151,7 @@ impl Driver {
     }
 
     /// Viewport pixel of a board point, from the page's own transform.
-    fn pixel(&self, x: f64, y: f64) -> (i64, i64) {
+    pub(crate) fn pixel(&self, x: f64, y: f64) -> (i64, i64) {
         let v = self.script(
             "return window.crokinole.toScreen(arguments[0], arguments[1]);",
             json!([x, y]),
@@ -146,7 +162,7 @@ impl Driver {
         )
     }
 
-    fn pointer(&self, steps: Vec<Value>) {
+    pub(crate) fn pointer(&self, steps: Vec<Value>) {
         self.call(
             "POST",
             "/actions",
@@ -159,7 +175,7 @@ impl Driver {
     }
 
     /// A click at a board point.
-    fn click_board(&self, x: f64, y: f64) {
+    pub(crate) fn click_board(&self, x: f64, y: f64) {
         let (px, py) = self.pixel(x, y);
         self.pointer(vec![
             json!({"type": "pointerMove", "duration": 0, "x": px, "y": py, "origin": "viewport"}),
@@ -168,7 +184,7 @@ impl Driver {
         ]);
     }
 
-    fn screenshot(&self, name: &str) -> PathBuf {
+    pub(crate) fn screenshot(&self, name: &str) -> PathBuf {
         let b64 = self.call("GET", "/screenshot", None);
         let png = base64_decode(b64.as_str().expect("base64 PNG"));
         assert!(png.starts_with(b"\x89PNG"), "a PNG");
@@ -285,7 +301,7 @@ fn start_browser(chromium: &Path, chromedriver: &Path, profile: &Path) -> (Guard
 
 /// A server and a browser showing its page, ready (the guards end both); the browser's
 /// profile goes in `dir`.
-fn open_page(dir: &Path) -> (Guard, Guard, Driver) {
+pub(crate) fn open_page(dir: &Path) -> (Guard, Guard, Driver) {
     let [chromium, chromedriver] = ["chromium", "chromedriver"].map(|tool| {
         on_path(tool).unwrap_or_else(|| {
             panic!(
@@ -318,11 +334,11 @@ fn one_round_log() -> Vec<u8> {
     ])
 }
 
-fn cli(args: &[&str]) -> Vec<u8> {
+pub(crate) fn cli(args: &[&str]) -> Vec<u8> {
     binary::ok(args)
 }
 
-fn positions(discs: &Value) -> Vec<(f64, f64)> {
+pub(crate) fn positions(discs: &Value) -> Vec<(f64, f64)> {
     discs
         .as_array()
         .unwrap()
@@ -338,6 +354,33 @@ fn the_page_flicks_studies_suggests_and_replays_in_chromium() {
     let dir = binary::scratch("browser");
     let (_server, _driver_process, d) = open_page(&dir);
     d.screenshot("serve-empty.png");
+
+    // An illegal placement is flagged while placing, in a player's words, and nothing is
+    // shot.
+    d.click("#sec-position summary");
+    let peg = d.script("return window.crokinole.state.board.pegs[0];", json!([]));
+    d.click_board(peg[0].as_f64().unwrap(), peg[1].as_f64().unwrap());
+    let note = d.text("#place-note");
+    assert!(note.contains("disc 0 sits on a peg"), "{note}");
+    let marked = d.script(
+        "return document.querySelectorAll('#layer-discs circle.illegal').length;",
+        json!([]),
+    );
+    assert_eq!(marked, json!(1));
+    d.mark_sent();
+    d.click("#shoot");
+    assert_eq!(d.state(), "refused");
+    assert!(
+        d.text("#result").contains("not legal"),
+        "{}",
+        d.text("#result")
+    );
+    d.screenshot("serve-illegal-placement.png");
+    d.script(
+        "window.crokinole.state.discs.pop(); window.crokinole.afterPositionChange();",
+        json!([]),
+    );
+    assert_eq!(d.text("#place-note"), "");
 
     // Set up: a blue disc in the way, a red one beside it.
     d.click("input[name=team][value='1']");
@@ -417,14 +460,34 @@ fn the_page_flicks_studies_suggests_and_replays_in_chromium() {
         "every event listed"
     );
 
-    // Monte Carlo from the page: the table and the mean the command line gives.
+    // Monte Carlo from the page: a bound said as a person would, beside the button...
     d.click("#sec-mc summary");
+    d.set_value("#mc-samples", "1000000");
+    d.mark_sent();
+    d.click("#mc-run");
+    d.wait_for_error();
+    assert_eq!(
+        d.text("#mc-result"),
+        "Samples must be from 1 to 100000 (not 1000000)"
+    );
+    // ... then the table and the mean the command line gives.
     d.set_value("#mc-samples", "2000");
     d.set_value("#mc-seed", "3");
     d.mark_sent();
     d.click("#mc-run");
     d.wait_for("mc-done");
     d.screenshot("serve-montecarlo.png");
+    d.call(
+        "POST",
+        "/window/rect",
+        Some(json!({"width": 414, "height": 900})),
+    );
+    d.screenshot("serve-montecarlo-414.png");
+    d.call(
+        "POST",
+        "/window/rect",
+        Some(json!({"width": 1360, "height": 1100})),
+    );
     let study = d.script("return window.crokinole.study(true);", json!([]));
     let sfile = dir.join("study.json");
     std::fs::write(&sfile, study.to_string()).unwrap();
@@ -450,7 +513,13 @@ fn the_page_flicks_studies_suggests_and_replays_in_chromium() {
     );
     assert_eq!(dots, json!(2000));
 
-    // The planner from the page, then play its best flick.
+    // The planner from the page at 1366x768, then play its best flick: what was asked for
+    // comes into view.
+    d.call(
+        "POST",
+        "/window/rect",
+        Some(json!({"width": 1366, "height": 768})),
+    );
     d.click("#sec-plan summary");
     d.set_value("#pl-budget", "2000");
     d.mark_sent();
@@ -466,11 +535,32 @@ fn the_page_flicks_studies_suggests_and_replays_in_chromium() {
         json!([]),
     );
     assert!(cells.as_u64().unwrap() >= 4, "{cells}");
+    assert_eq!(in_view(&d, "#plan-table"), json!(true), "the plan in view");
+    // Nothing of the last shot or study stays: they were about another flick.
+    for id in ["#result", "#events", "#mc-result", "#layer-cloud"] {
+        assert_eq!(d.text(id), "", "{id} after Suggest");
+    }
     d.screenshot("serve-suggest.png");
     d.mark_sent();
     d.click(".play-suggestion");
     d.wait_for("done");
     d.screenshot("serve-suggest-played.png");
+    assert!(d.text("#result").contains("score change"));
+    assert_eq!(in_view(&d, "#result"), json!(true), "the verdict in view");
+
+    // An error (a speed the physics refuses) replaces the last result, beside the button.
+    d.set_value("#f-speed", "50");
+    d.mark_sent();
+    d.click("#shoot");
+    d.wait_for_error();
+    let shown = d.text("#result");
+    assert!(shown.contains("above the maximum"), "{shown}");
+    assert!(
+        !shown.contains("score change") && !shown.contains("file"),
+        "{shown}"
+    );
+    assert_eq!(d.text("#final"), "");
+    d.set_value("#f-speed", "0.9");
 
     // Replay a game log shot by shot.
     let log = one_round_log();
@@ -485,6 +575,16 @@ fn the_page_flicks_studies_suggests_and_replays_in_chromium() {
     );
     d.wait_for("done");
     assert_eq!(d.text("#rp-match"), "the same final positions as the log");
+    // The planner's table and flick are gone: the fields show the replayed shot's flick.
+    assert_eq!(d.text("#pl-result"), "");
+    let speed = d.script("return window.crokinole.state.flick.speed;", json!([]));
+    let logged: Value = serde_json::from_slice(&log).unwrap();
+    let v = &logged["shots"][0]["start"]["vel"];
+    let want = v[0].as_f64().unwrap().hypot(v[1].as_f64().unwrap());
+    assert!(
+        (speed.as_f64().unwrap() - want).abs() < 1e-12,
+        "{speed} vs {want}"
+    );
     for _ in 0..2 {
         d.mark_sent();
         d.click("#rp-next");
@@ -496,7 +596,35 @@ fn the_page_flicks_studies_suggests_and_replays_in_chromium() {
         "{}",
         d.text("#rp-info")
     );
+    // The slider jumps to any shot; play and pause.
+    d.mark_sent();
+    d.script(
+        "const r = document.getElementById('rp-scrub'); r.value = '6';
+         r.dispatchEvent(new Event('change'));",
+        json!([]),
+    );
+    d.wait_for("done");
+    assert!(
+        d.text("#rp-pos").starts_with("7 / "),
+        "{}",
+        d.text("#rp-pos")
+    );
+    assert!(d.text("#rp-info").contains("Shot 7 of"));
     d.screenshot("serve-replay.png");
+    d.click("#rp-play");
+    assert_eq!(d.text("#rp-play"), "pause");
+    d.click("#rp-play");
+    assert_eq!(d.text("#rp-play"), "play");
+}
+
+/// Whether the element's top is inside the window (what the user just asked for is seen
+/// without scrolling).
+fn in_view(d: &Driver, css: &str) -> Value {
+    d.script(
+        "const r = document.querySelector(arguments[0]).getBoundingClientRect();
+         return r.top >= 0 && r.top < window.innerHeight;",
+        json!([css]),
+    )
 }
 
 /// A hostile game log loaded into the page runs nothing: a `round` of HTML is refused by

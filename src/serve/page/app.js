@@ -191,6 +191,16 @@ function drawBoard() {
     el("circle", { class: "peg", cx: X(p), cy: Y(p), r: b.peg_radius * MM }, g);
     el("circle", { class: "pin", cx: X(p), cy: Y(p), r: 0.45 * b.peg_radius * MM }, g);
   }
+  // The scoring zones, named where no peg stands (between two pegs of the 15 line).
+  const a0 = Math.PI / 2 - Math.PI / 8;
+  const zones = [["20", 0], ["15", (b.hole_radius + b.fifteen_line_radius) / 2],
+    ["10", (b.fifteen_line_radius + b.ten_line_radius) / 2], ["5", (b.ten_line_radius + b.shooting_line_radius) / 2]];
+  for (const [name, r] of zones) {
+    el("text", { class: "zone-label" + (r === 0 ? " twenty" : ""), x: r * Math.cos(a0) * MM, y: -r * Math.sin(a0) * MM }, g, name);
+  }
+  const dr = (b.surface_radius + DITCH / 2) * MM, da = (3 * Math.PI) / 4 - Math.PI / 16;
+  el("text", { class: "ditch-label", x: dr * Math.cos(da), y: -dr * Math.sin(da), transform: `rotate(-56 ${dr * Math.cos(da)} ${-dr * Math.sin(da)})` }, g, "ditch");
+  el("text", { class: "line-label", x: 0, y: -(b.shooting_line_radius + 0.011) * MM }, g, "shooting line");
   // The shooter's part of the shooting line, and the seat numbers in the ditch.
   const R = b.shooting_line_radius * MM, m = maxOffset();
   const a = startPos(-m), z = startPos(m);
@@ -217,6 +227,7 @@ function drawDiscs(override) {
     el("text", { class: "disc-label", x: X(d.pos), y: Y(d.pos) }, g, String(d.id));
   }
   $("disc-count").textContent = `${S.discs.length} disc(s) on the board; seat ${S.seat} shoots for team ${teamOfSeat(S.seat)}.`;
+  if (!override && !gameActive()) showPlacement();
 }
 
 function drawFlick(pull) {
@@ -246,12 +257,19 @@ function syncInputs() {
   $("spin-range").value = S.flick.spin;
 }
 
+// The fields into the flick. A field still showing the flick as syncInputs wrote it
+// (rounded for the eye) keeps the flick's exact value: a planner's flick or a hint is
+// played exactly, not as its rounded display.
 function readInputs() {
-  const v = (id, def) => { const x = Number($(id).value); return Number.isFinite(x) ? x : def; };
-  S.flick.offset = v("f-offset", 0);
-  S.flick.aim = v("f-aim", 0);
-  S.flick.speed = v("f-speed", 0.85);
-  S.flick.spin = v("f-spin", 0);
+  const v = (id, key, digits, def) => {
+    if ($(id).value === fmt(S.flick[key], digits)) return S.flick[key];
+    const x = Number($(id).value);
+    return Number.isFinite(x) ? x : def;
+  };
+  S.flick.offset = v("f-offset", "offset", 4, 0);
+  S.flick.aim = v("f-aim", "aim", 4, 0);
+  S.flick.speed = v("f-speed", "speed", 3, 0.85);
+  S.flick.spin = v("f-spin", "spin", 2, 0);
 }
 
 function redraw() {
@@ -274,6 +292,74 @@ function fillSeats() {
   }
   if (!seatsInPlay().includes(S.seat)) S.seat = 0;
   sel.value = S.seat;
+}
+
+// ---------- what is wrong with the position, in a player's words ----------
+// The checks of a shot file's discs (docs/shot-file.md): on the surface, not over the 20
+// hole (closer to its centre than sqrt(hole_radius^2 - radius^2)), not on a peg, not on
+// another disc (overlaps beyond 1e-9 m).
+function placementProblems() {
+  const b = S.board, R = discRadius(), tol = 1e-9, out = [];
+  const win = Math.sqrt(Math.max(b.hole_radius * b.hole_radius - R * R, 0));
+  S.discs.forEach((d, i) => {
+    const r = Math.hypot(d.pos[0], d.pos[1]);
+    if (r >= b.surface_radius) out.push({ i, text: `disc ${i} is off the board` });
+    else if (r < win) out.push({ i, text: `disc ${i} is over the 20 hole: it would fall in` });
+    else if (b.pegs.some((p) => R + b.peg_radius - Math.hypot(d.pos[0] - p[0], d.pos[1] - p[1]) > tol)) out.push({ i, text: `disc ${i} sits on a peg` });
+    else {
+      const j = S.discs.findIndex((o, k) => k !== i && 2 * R - Math.hypot(d.pos[0] - o.pos[0], d.pos[1] - o.pos[1]) > tol);
+      if (j >= 0) out.push({ i, text: `disc ${i} overlaps disc ${j}` });
+    }
+  });
+  return out;
+}
+function showPlacement() {
+  const bad = placementProblems();
+  for (const c of document.querySelectorAll("#layer-discs circle.disc")) {
+    c.classList.toggle("illegal", bad.some((p) => String(p.i) === c.getAttribute("data-id")));
+  }
+  show("place-note", bad.length ? h("span", { class: "bad" }, `Not a legal position: ${bad.map((p) => p.text).join("; ")}. Move or remove the disc${bad.length > 1 ? "s" : ""} marked in red.`) : "");
+  return bad.length === 0;
+}
+// Before a shot, a study or a plan: the position must be legal; if not, say so beside the
+// section that asked.
+function positionOk(id) {
+  if (showPlacement()) return true;
+  show(id, h("div", { class: "bad error-msg" }, "The position is not legal (see under the board): nothing was played."));
+  setState("refused");
+  return false;
+}
+
+// The server's words (`query parameter samples: 1000000 is outside 1..=100000`, `study
+// file: field discs[0].pos: overlaps peg 0 by 2.1e-2 m`) as a person would say them.
+function friendly(message) {
+  const names = { samples: "samples", seed: "seed", budget: "budget", top: "top", trace: "trace" };
+  let m = String(message)
+    .replace(/query parameter `(\w+)`: (\d+) is outside (\d+)\.\.=(\d+)/, (x, k, v, lo, hi) => `${names[k] || k} must be from ${lo} to ${hi} (not ${v})`)
+    .replace(/query parameter `(\w+)`: expected a whole number, got `([^`]*)`/, (x, k, v) => `${names[k] || k} must be a whole number (not "${v}")`)
+    .replace(/query parameter `budget`: (\S+) samples is more than this server allows \((\d+)\)/, "the planner's budget can be at most $2 samples (not $1)")
+    .replace(/query parameter `budget`: /, "budget: ")
+    .replace(/^(study|suggest|shot) file: (shot \d+: )?/, "")
+    .replace(/field `discs\[(\d+)\]\.pos`: /, "disc $1: ")
+    .replace(/field `flick\.(\w+)`: /, "the flick's $1: ")
+    .replace(/field `noise\.(\w+)`: /, "the noise's $1 width: ")
+    .replace(/field `([^`]+)`: /, "$1: ")
+    .replace(/overlaps (peg|disc) (\d+) by \S+ m/, "overlaps $1 $2")
+    .replace(/ \(physics\.max_speed\)/, "");
+  return m.charAt(0).toUpperCase() + m.slice(1);
+}
+// An error shown beside what caused it (the section's result), and in the header.
+function fail(id, e) {
+  const msg = friendly(e.message || e);
+  show(id, h("div", { class: "bad error-msg" }, msg));
+  status(msg, true);
+  setState("error");
+  $(id).scrollIntoView({ block: "nearest" });
+}
+// Everything that described the position before it changed.
+function clearPanels(...ids) {
+  for (const id of ids) $(id).textContent = "";
+  if (ids.includes("pl-result")) { $("heatmap").textContent = ""; $("heatmap").hidden = true; }
 }
 
 // ---------- pointer: place, move, remove, flick ----------
@@ -299,8 +385,10 @@ function onDown(evt) {
   if (S.anim || evt.button !== 0) return;
   const p = svgPoint(evt);
   const i = discAt(p);
+  // In a game, the board only takes the flick of a human at its turn.
+  if (gameActive() && !(humanTurn() && onShootingLine(p))) return;
   $("board").setPointerCapture(evt.pointerId);
-  if (i >= 0) {
+  if (i >= 0 && !gameActive()) {
     drag = { kind: "move", i };
   } else if (onShootingLine(p)) {
     const s = boardToSeat(S.seat, p);
@@ -331,6 +419,7 @@ function onMove(evt) {
     const pull = [p[0] - start[0], p[1] - start[1]];
     const len = Math.hypot(pull[0], pull[1]);
     if (len > 0.004) {
+      drag.pulled = true;
       const d = boardToSeat(S.seat, [-pull[0] / len, -pull[1] / len]);
       S.flick.aim = Math.atan2(-d[0], d[1]);
       S.flick.speed = Math.min(len * 20, Math.min(S.physics.max_speed, 5));
@@ -352,12 +441,13 @@ function onUp(evt) {
     afterPositionChange();
   } else {
     drawFlick();
-    if (S.flick.speed >= 0.05) shoot();
+    // A tap on the arc (no pull) only places the disc; a pull and release shoots.
+    if (d.pulled && S.flick.speed >= 0.05) shoot();
   }
 }
 
 function onDouble(evt) {
-  if (S.anim) return;
+  if (S.anim || gameActive()) return;
   const i = discAt(svgPoint(evt));
   if (i >= 0) {
     S.discs.splice(i, 1);
@@ -370,13 +460,16 @@ function afterPositionChange() {
   $("keep").disabled = true;
   $("layer-cloud").textContent = "";
   $("layer-heat").textContent = "";
+  clearPanels("result", "events", "mc-result", "pl-result");
   redraw();
 }
 
 // ---------- shooting and the animation ----------
 async function shoot() {
+  if (gameActive()) return gameFlick();
   readInputs();
   stopAnimation();
+  if (!positionOk("result")) return;
   setState("busy");
   status("simulating...");
   const body = study(false);
@@ -389,8 +482,14 @@ async function shoot() {
     S.last = { study: body, shotFile: r.shot_file, outcome, score: r.score };
     animate(shotFile, outcome, () => showResult(S.last));
   } catch (e) {
-    status(e.message, true);
-    setState("error");
+    // The last shot's result no longer belongs to the flick asked for.
+    S.last = null;
+    $("keep").disabled = true;
+    clearShotLayers();
+    drawDiscs();
+    $("events").textContent = "";
+    $("final").textContent = "";
+    fail("result", e);
   }
 }
 
@@ -448,7 +547,7 @@ function stopAnimation() {
 
 // Animates `outcome` (with its trace) of the shot `shotFile` (a shot file's entry); calls
 // `done` at the end. The clock runs at the chosen tempo.
-function animate(shotEntry, outcome, done) {
+function animate(shotEntry, outcome, done, speed) {
   stopAnimation();
   clearShotLayers();
   $("events").textContent = "";
@@ -458,7 +557,7 @@ function animate(shotEntry, outcome, done) {
   const teams = shotEntry.discs.map((d) => d.team).concat([shotEntry.shooter.team]);
   const start = shotEntry.discs.map((d) => d.pos).concat([shotEntry.shooter.pos]);
   const trace = outcome.trace;
-  const tempo = Number(document.querySelector("input[name=tempo]:checked").value) || 1;
+  const tempo = speed || Number(document.querySelector("input[name=tempo]:checked").value) || 1;
   const gone = {};
   for (const e of outcome.events) if (e.kind === "hole" || e.kind === "ditch") gone[e.a] = e;
   // The paths as drawn so far.
@@ -520,6 +619,7 @@ function showResult(last) {
       `shooter ${shooter} ends at [${fmt(o.discs[shooter].pos[0], 4)}, ${fmt(o.discs[shooter].pos[1], 4)}], ${o.discs[shooter].state}.`),
     verdictNode(o.rules));
   $("keep").disabled = false;
+  $("result").scrollIntoView({ block: "nearest" });
 }
 
 function keep() {
@@ -532,168 +632,6 @@ function keep() {
   afterPositionChange();
   $("events").textContent = "";
   $("result").textContent = "";
-}
-
-// ---------- Monte Carlo ----------
-function classOf(p) {
-  const b = S.board, R = discRadius();
-  const r = Math.hypot(p[0], p[1]);
-  const win = Math.sqrt(Math.max(b.hole_radius * b.hole_radius - R * R, 0));
-  if (r < win) return "twenty";
-  if (r >= b.surface_radius - 1e-9) return "ditch";
-  const outer = r + R, w = b.line_width / 2;
-  if (outer <= b.fifteen_line_radius - w) return "fifteen";
-  if (outer <= b.ten_line_radius - w) return "ten";
-  if (outer <= b.shooting_line_radius - w) return "five";
-  return "out";
-}
-
-async function runMonteCarlo() {
-  readInputs();
-  const samples = Math.floor(Number($("mc-samples").value));
-  const seed = Math.floor(Number($("mc-seed").value)) || 0;
-  setState("busy");
-  status(`playing the shot ${samples} times...`);
-  try {
-    const t0 = performance.now();
-    const r = await post(`/api/montecarlo?samples=${samples}&seed=${seed}`, study(true));
-    const secs = (performance.now() - t0) / 1000;
-    status(`${r.samples} samples in ${fmt(secs, 2)} s`);
-    // The cloud belongs to the position before the shot: show that, not a shot's end.
-    redraw();
-    const g = $("layer-cloud");
-    g.textContent = "";
-    for (const p of r.shooter_positions.first) {
-      el("circle", { class: `sample cls-${classOf(p)}`, cx: X(p), cy: Y(p), r: 2.2 }, g);
-    }
-    const rows = [];
-    for (const c of CLASSES) {
-      const k = r.shooter[c];
-      if (!k) continue;
-      const dot = el("svg", { width: 10, height: 10 });
-      el("circle", { class: `cls-${c}`, cx: 5, cy: 5, r: 5 }, dot);
-      rows.push(h("tr", { class: "mc-row", "data-class": c },
-        h("td", {}, dot, ` ${c}`),
-        h("td", { class: "num" }, k.count), h("td", { class: "num" }, `${fmt(100 * k.p, 1)} %`),
-        h("td", { class: "num" }, `${fmt(100 * k.ci95[0], 1)}-${fmt(100 * k.ci95[1], 1)} %`),
-        h("td", {}, h("span", { class: "bar", style: `width:${Math.round(120 * k.p)}px` }))));
-    }
-    const sc = r.score_change;
-    const head = h("tr", {}, ["shot disc", "count", "p", "95 % interval", ""].map((t) => h("th", {}, t)));
-    show("mc-result",
-      h("table", { id: "mc-table" }, head, rows),
-      h("div", {}, skillNote(r), "Score change: mean ", h("b", { id: "mc-mean" }, fmt(sc.mean, 2)),
-        `, median ${sc.quantiles.p50}, 5-95 %: ${sc.quantiles.p05} to ${sc.quantiles.p95}. ` +
-        `Hit an opponent: ${fmt(100 * r.opponent_hits.any.p, 1)} %. ` +
-        `${r.shooter_positions.first.length} of ${r.samples} final positions drawn.`));
-    setState("mc-done");
-  } catch (e) {
-    status(e.message, true);
-    setState("error");
-  }
-}
-
-// ---------- the planner ----------
-function suggestFile() {
-  const s = { players: S.players, seat: S.seat, discs: S.discs.map((d) => ({ team: d.team, pos: d.pos })), noise: noise() };
-  s.ruleset = S.ruleset || "traditional";
-  return s;
-}
-
-async function runSuggest() {
-  const budget = encodeURIComponent($("pl-budget").value.trim());
-  const objective = $("pl-objective").value;
-  setState("busy");
-  status("searching for the best flick...");
-  try {
-    const t0 = performance.now();
-    const plan = await post(`/api/suggest?budget=${budget}&objective=${objective}&top=5`, suggestFile());
-    // The suggestion replaces the flick: a cloud of the old one would mislead.
-    $("layer-cloud").textContent = "";
-    redraw();
-    status(`planner: ${plan.samples_used} simulated shots in ${fmt((performance.now() - t0) / 1000, 2)} s`);
-    const rows = plan.top.map((s, i) => {
-      const f = s.flick;
-      const p20 = s.classes.twenty ? fmt(100 * s.classes.twenty.p, 0) : "-";
-      return h("tr", { class: "plan-row" }, h("td", {}, s.rank), h("td", { class: "num" }, fmt(f.offset, 3)),
-        h("td", { class: "num" }, fmt(f.aim, 3)), h("td", { class: "num" }, fmt(f.speed, 2)),
-        h("td", { class: "num" }, fmt(f.spin, 1)),
-        h("td", { class: "num" }, `${fmt(s.value.mean, 2)} `,
-          h("span", { class: "note" }, `[${fmt(s.value.ci95[0], 1)}, ${fmt(s.value.ci95[1], 1)}]`)),
-        h("td", { class: "num" }, `${p20} %`),
-        h("td", {}, h("button", { class: "play-suggestion", "data-k": i }, "Play")));
-    });
-    const head = h("tr", {}, ["#", "offset", "aim", "speed", "spin", plan.objective, "P(20)", ""].map((t) => h("th", {}, t)));
-    show("pl-result", plan.skill ? h("div", {}, skillNote(plan)) : null,
-      h("table", { id: "plan-table" }, head, rows));
-    for (const b of document.querySelectorAll(".play-suggestion")) {
-      b.addEventListener("click", () => {
-        const f = plan.top[Number(b.dataset.k)].flick;
-        S.flick = { offset: f.offset, aim: f.aim, speed: f.speed, spin: f.spin };
-        if (f.target) S.flick.target = f.target;
-        syncInputs();
-        shoot();
-      });
-    }
-    drawHeatmap(plan.grid, plan.top[0]);
-    setState("plan-done");
-  } catch (e) {
-    status(e.message, true);
-    setState("error");
-  }
-}
-
-function viridis(u) {
-  const stops = [[68, 1, 84], [59, 82, 139], [33, 145, 140], [94, 201, 98], [253, 231, 37]];
-  const x = Math.max(0, Math.min(1, u)) * (stops.length - 1);
-  const i = Math.min(Math.floor(x), stops.length - 2), f = x - i;
-  const c = stops[i].map((v, k) => Math.round(v + (stops[i + 1][k] - v) * f));
-  return `rgb(${c[0]},${c[1]},${c[2]})`;
-}
-
-function drawHeatmap(grid, best) {
-  const svg = $("heatmap");
-  svg.hidden = false;
-  svg.textContent = "";
-  if (!grid) return;
-  const L = 50, T = 10, W = 380, H = 250;
-  const na = grid.aim.length, ns = grid.speed.length;
-  let lo = Infinity, hi = -Infinity;
-  for (const row of grid.value) for (const v of row) if (v !== null) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
-  const cw = W / na, ch = H / ns;
-  let bestCell = null;
-  grid.value.forEach((row, j) => row.forEach((v, i) => {
-    const x = L + i * cw, y = T + (ns - 1 - j) * ch;
-    const r = el("rect", { class: "cell" + (v === null ? " null" : ""), x, y, width: cw, height: ch }, svg);
-    if (v !== null) r.setAttribute("fill", viridis(hi > lo ? (v - lo) / (hi - lo) : 1));
-    el("title", {}, r, `aim ${fmt(grid.aim[i])} rad, speed ${fmt(grid.speed[j], 2)} m/s: ${v === null ? "illegal" : fmt(v, 2)}`);
-    if (v !== null && v === hi && !bestCell) bestCell = r;
-    r.addEventListener("click", () => {
-      S.flick = { offset: grid.offset, aim: grid.aim[i], speed: grid.speed[j], spin: grid.spin };
-      syncInputs();
-      drawFlick();
-    });
-  }));
-  if (bestCell) bestCell.classList.add("best");
-  el("text", { class: "axis", x: L + W / 2, y: T + H + 28, "text-anchor": "middle" }, svg, "aim, rad (click a cell to take its flick)");
-  el("text", { class: "axis", x: 12, y: T + H / 2, transform: `rotate(-90 12 ${T + H / 2})`, "text-anchor": "middle" }, svg, "speed, m/s");
-  for (const i of [0, Math.floor(na / 2), na - 1]) {
-    el("text", { class: "axis", x: L + (i + 0.5) * cw, y: T + H + 13, "text-anchor": "middle" }, svg, fmt(grid.aim[i], 2));
-  }
-  for (const j of [0, Math.floor(ns / 2), ns - 1]) {
-    el("text", { class: "axis", x: L - 4, y: T + (ns - 1 - j + 0.5) * ch, "text-anchor": "end", "dominant-baseline": "central" }, svg, fmt(grid.speed[j], 2));
-  }
-  el("text", { class: "axis", x: L + W + 4, y: T + 8 }, svg, fmt(hi, 1));
-  el("text", { class: "axis", x: L + W + 4, y: T + H }, svg, fmt(lo, 1));
-  if (best) {
-    const f = best.flick;
-    const p = startPos(f.offset);
-    S.flick = { offset: f.offset, aim: f.aim, speed: f.speed, spin: f.spin };
-    if (f.target) S.flick.target = f.target;
-    syncInputs();
-    drawFlick();
-    void p;
-  }
 }
 
 // ---------- files ----------
@@ -712,7 +650,7 @@ async function saveShotFile() {
     const file = await post("/api/shotfile", study(false));
     download("shot.json", JSON.stringify(file, null, 2) + "\n");
   } catch (e) {
-    status(e.message, true);
+    fail("result", e);
   }
 }
 
@@ -759,65 +697,6 @@ function loadText(text, name) {
   afterPositionChange();
 }
 
-// ---------- replay ----------
-async function loadLog(text) {
-  try {
-    const log = JSON.parse(text);
-    const r = await post("/api/replay", text);
-    S.replay = { log, files: r.shots, ruleset: r.ruleset, k: 0 };
-    S.players = r.players;
-    S.ruleset = r.ruleset;
-    $("players").value = S.players;
-    $("ruleset").value = S.ruleset;
-    fillSeats();
-    $("sec-replay").open = true;
-    $("sec-mc").open = false;
-    $("sec-plan").open = false;
-    $("sec-replay").scrollIntoView({ block: "nearest" });
-    status(`game log: ${r.shots.length} shots`);
-    await replayShot(0);
-  } catch (e) {
-    status(e.message, true);
-    setState("error");
-  }
-}
-
-async function replayShot(k) {
-  const R = S.replay;
-  if (!R || k < 0 || k >= R.files.length) return;
-  R.k = k;
-  const file = R.files[k];
-  const entry = file.shots[0];
-  const logged = R.log.shots[k];
-  S.seat = entry.seat;
-  S.discs = entry.discs.map((d) => ({ team: d.team, pos: d.pos }));
-  $("seat").value = S.seat;
-  $("layer-cloud").textContent = "";
-  $("layer-heat").textContent = "";
-  drawBoard();
-  $("rp-prev").disabled = k === 0;
-  $("rp-next").disabled = k === R.files.length - 1;
-  setState("busy");
-  try {
-    const out = await post(`/api/simulate?rules=${R.ruleset}&trace=5`, file);
-    const o = out.outcomes[0];
-    const same = JSON.stringify(o.discs.map((d) => d.pos)) === JSON.stringify(logged.outcome.discs.map((d) => d.pos));
-    const seatLog = (R.log.seats || []).find((s) => s.seat === entry.seat);
-    show("rp-info",
-      h("div", { class: "big" }, `Shot ${k + 1} of ${R.files.length}: round ${logged.round}, seat ${logged.seat} (team ${logged.team}` +
-        `${seatLog ? ", " + seatLog.strategy : ""})`),
-      h("div", {}, `Round totals ${[].concat(logged.round_totals).join(" : ")}, game score ${[].concat(logged.score).join(" : ")}. Simulated again: `,
-        h("span", { id: "rp-match", class: same ? "ok" : "bad" }, same ? "the same final positions as the log" : "differs from the log")));
-    S.last = null;
-    animate(entry, o, () => {
-      show("result", verdictNode(o.rules));
-    });
-  } catch (e) {
-    status(e.message, true);
-    setState("error");
-  }
-}
-
 // ---------- start ----------
 async function start() {
   try {
@@ -835,6 +714,7 @@ async function start() {
     status(`cannot load the skill levels: ${e.message}`, true);
   }
   fillSeats();
+  startGameUi();
   syncInputs();
   drawBoard();
   redraw();
@@ -874,9 +754,11 @@ async function start() {
   reader($("log-file"));
   $("rp-prev").addEventListener("click", () => replayShot(S.replay.k - 1));
   $("rp-next").addEventListener("click", () => replayShot(S.replay.k + 1));
+  $("rp-play").addEventListener("click", replayPlay);
+  $("rp-scrub").addEventListener("change", () => replayShot(Number($("rp-scrub").value)));
   status("ready: place discs, then flick from the dashed arc");
   setState("ready");
 }
 
-window.crokinole = { state: S, toScreen, study, shoot };
+window.crokinole = { state: S, toScreen, study, shoot, afterPositionChange };
 start();
