@@ -122,10 +122,10 @@ fn a_game_against_greedy_is_played_to_its_end_in_chromium() {
         "/window/rect",
         Some(json!({"width": 1366, "height": 768})),
     );
-    // Seat 0 is the human, a club player; seat 2 greedy, also club; one round, no
-    // animation (the physics is the same).
+    // Seat 0 is the human, a club player; seat 2 greedy, also club; a whole tournament
+    // game (four rounds), no animation (the physics is the same).
     set(&d, "#g-seed", "5");
-    set(&d, "#g-rounds", "1");
+    set(&d, "#g-ruleset", "tournament");
     set(&d, "#g-speed", "1000");
     set(&d, "#g-seats .g-seat:nth-child(1) .g-noise", "club");
     set(&d, "#g-seats .g-seat:nth-child(2) .g-noise", "club");
@@ -183,10 +183,10 @@ fn a_game_against_greedy_is_played_to_its_end_in_chromium() {
         if s == "game-over" {
             break;
         }
-        assert!(k < 40, "the game does not end");
+        assert!(k < 60, "the game does not end");
     }
     assert!(
-        d.text("#g-over").contains("Game stopped after 1 round"),
+        d.text("#g-over").contains("Game over"),
         "{}",
         d.text("#g-over")
     );
@@ -212,20 +212,20 @@ fn a_game_against_greedy_is_played_to_its_end_in_chromium() {
         .filter(|s| s["seat"] == 0)
         .map(|s| player_flick(&s["intended"]))
         .collect();
-    assert!(human.len() >= 10, "{} human shots", human.len());
+    assert_eq!(human.len(), 32, "four rounds of eight discs");
     let club = SkillLevel::by_name("club").unwrap().noise;
     let config = PlayConfig {
         board: Board::tournament(),
         physics: Physics::default(),
         players: 2,
-        ruleset: Ruleset::Traditional,
+        ruleset: Ruleset::Tournament,
         strategies: vec![
             Box::new(Scripted(Mutex::new(human.into()))),
             Box::new(AnyStrategy::parse("greedy", club).unwrap()),
         ],
         noise: club,
         seed: 5,
-        max_rounds: 1,
+        max_rounds: 100,
     };
     let lib = config.play(0).unwrap();
     let lib_json: Value = serde_json::from_str(&crokinole::io::game_log_json(&lib)).unwrap();
