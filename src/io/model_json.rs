@@ -320,6 +320,8 @@ struct ShotLogDef {
     pub score: [u32; 2],
     pub round_end: bool,
     pub next_turn: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub forfeit: Option<String>,
 }
 
 #[derive(Serialize)]

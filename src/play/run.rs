@@ -233,6 +233,8 @@ pub struct ShotLog {
     pub round_end: bool,
     /// Seat to shoot next (`null` once the game is over or stopped).
     pub next_turn: Option<u8>,
+    /// Why the shot was forfeited ([`PlayConfig::forfeit`]), or `None` for a shot played.
+    pub forfeit: Option<String>,
 }
 
 /// A whole game.
@@ -550,6 +552,63 @@ impl PlayConfig {
             score: game.game.score(),
             round_end: record.round_end.is_some(),
             next_turn: record.next_turn,
+            forfeit: None,
+        });
+        Ok(&game.shots[game.shots.len() - 1])
+    }
+
+    /// The seat to shoot forfeits its shot ([`Game::forfeit_shot`]: its disc removed as a
+    /// shot off the board that touched nothing), for `reason` (kept in the log). `intended`
+    /// is the flick it meant to play, if any (logged as intended and executed; a zero flick
+    /// otherwise); no noise is drawn, so the shots after it keep their numbers and draws.
+    pub fn forfeit<'g>(
+        &self,
+        game: &'g mut GameInPlay,
+        intended: Option<PlayerFlick>,
+        reason: &str,
+    ) -> Result<&'g ShotLog, PlayError> {
+        let (index, number) = (game.index, game.shots.len() as u64);
+        let game_err = |error| PlayError::Game { game: index, error };
+        let seat = game.game.turn().ok_or(game_err(GameError::Over))?;
+        let team = game.game.team_of(seat).unwrap_or(0);
+        let (start, outcome, record) = game
+            .game
+            .forfeit_shot(seat, &self.board, &self.physics)
+            .map_err(game_err)?;
+        let flick = FlickLog::from(intended.unwrap_or(PlayerFlick {
+            offset: 0.0,
+            aim: 0.0,
+            target: None,
+            speed: 0.0,
+            spin: 0.0,
+        }));
+        let twenties = record
+            .round_end
+            .map_or(game.game.twenties(), |r| r.twenties);
+        let board_score = record.verdict.board_score;
+        game.shots.push(ShotLog {
+            round: record.round,
+            shot: record.shot,
+            number,
+            seat,
+            team,
+            intended: flick,
+            value: None,
+            candidates: 0,
+            executed: flick,
+            start: start.into(),
+            outcome,
+            verdict: record.verdict,
+            discs_left: record.discs_left,
+            twenties,
+            round_totals: [
+                20 * twenties[0] + board_score[0],
+                20 * twenties[1] + board_score[1],
+            ],
+            score: game.game.score(),
+            round_end: record.round_end.is_some(),
+            next_turn: record.next_turn,
+            forfeit: Some(reason.to_string()),
         });
         Ok(&game.shots[game.shots.len() - 1])
     }

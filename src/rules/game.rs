@@ -24,14 +24,16 @@
 //! it from a seed.
 
 use crate::board::Board;
+use crate::disc::{Disc, DiscState};
 use crate::error::InputError;
 use crate::params::Physics;
-use crate::rules::placement::{PlacementError, check_placement};
+use crate::rules::placement::{PlacementError, check_placement, seat_direction};
 use crate::rules::ruleset::Ruleset;
 use crate::rules::scoring::{round_points, round_totals};
 use crate::rules::seat::{next_seat, seat_in_play, seats_in_play, team_of_seat, valid_players};
 use crate::rules::verdict::{ShotVerdict, judge_placed};
 use crate::shot::{Flick, Outcome, Placed, Shot, run_shot};
+use glam::DVec2;
 use std::fmt;
 
 /// How a finished game ended.
@@ -355,6 +357,21 @@ impl Game {
         board: &Board,
         physics: &Physics,
     ) -> Result<(), GameError> {
+        self.check_turn(seat)?;
+        check_placement(
+            board,
+            physics.disc_radius,
+            seat,
+            self.players,
+            self.ruleset,
+            flick,
+        )?;
+        Ok(())
+    }
+
+    /// The first half of [`Game::check`]: the game is not over, the seat is in play, it has
+    /// a disc left and it is its turn.
+    fn check_turn(&self, seat: u8) -> Result<(), GameError> {
         let Some(turn) = self.turn else {
             return Err(GameError::Over);
         };
@@ -370,15 +387,49 @@ impl Game {
         if seat != turn {
             return Err(GameError::OutOfTurn { seat, turn });
         }
-        check_placement(
-            board,
-            physics.disc_radius,
-            seat,
-            self.players,
-            self.ruleset,
-            flick,
-        )?;
         Ok(())
+    }
+
+    /// `seat` forfeits its shot (a referee's penalty for a bad flick or a shot clock run
+    /// out, or a game's answer to an illegal flick): its disc is removed as if it had been
+    /// shot off the board touching nothing. The shot is the seat's disc at rest at the
+    /// middle of its shooting line (offset 0); its outcome leaves every disc where it is
+    /// and puts the shooter in the ditch from there, with no event, no step and no time;
+    /// it is judged like any shot (so the shooter is removed, `ditch`, and under the
+    /// must-hit rule nothing else is). Refused, changing nothing, when `seat` may not shoot
+    /// now ([`Game::check`]'s first four checks). Returns the shot's start, its outcome and
+    /// its record.
+    pub fn forfeit_shot(
+        &mut self,
+        seat: u8,
+        board: &Board,
+        physics: &Physics,
+    ) -> Result<(Flick, Outcome, ShotRecord), GameError> {
+        self.check_turn(seat)?;
+        let flick = Flick {
+            team: team_of_seat(seat, self.players).unwrap_or(0),
+            pos: seat_direction(seat) * board.shooting_line_radius,
+            vel: DVec2::ZERO,
+            spin: 0.0,
+        };
+        let shot = self.shot(flick);
+        let at_rest = |team, pos| Disc::at_rest(team, pos, physics.disc_radius, physics.disc_mass);
+        let mut discs: Vec<Disc> = shot.discs.iter().map(|d| at_rest(d.team, d.pos)).collect();
+        discs.push(Disc {
+            state: DiscState::Ditch,
+            ..at_rest(flick.team, flick.pos)
+        });
+        let outcome = Outcome {
+            discs,
+            events: Vec::new(),
+            steps: 0,
+            time: 0.0,
+            cut_off: false,
+            limit: None,
+            capped_steps: 0,
+        };
+        let record = self.judge_and_advance(seat, &shot, &outcome, board, physics)?;
+        Ok((flick, outcome, record))
     }
 
     /// `seat` shoots `flick`: checked ([`Game::check`]), run with [`run_shot`], judged and

@@ -329,6 +329,48 @@ fn a_traditional_game_to_100() {
     check_log(&log);
 }
 
+/// A forfeited shot ([`PlayConfig::forfeit`]) is logged with its reason, draws no noise
+/// (the next shot's execution is the one the unforfeited game would have drawn for that
+/// number) and the game goes on to a log that adds up.
+#[test]
+fn a_forfeited_shot_is_logged_and_the_game_goes_on() {
+    let c = config(2, Ruleset::Tournament, "greedy:k=2,greedy:k=2", 11);
+    let mut game = c.start(0).unwrap();
+    let first = c.decide(&game).unwrap();
+    let intended = first.flick;
+    let shot = c
+        .forfeit(&mut game, Some(intended), "bad flick twice")
+        .unwrap();
+    assert_eq!(shot.forfeit.as_deref(), Some("bad flick twice"));
+    assert_eq!(shot.verdict.removed.len(), 1);
+    assert!(shot.verdict.position.is_empty());
+    while c.turn(&game).is_some() {
+        let d = c.decide(&game).unwrap();
+        c.execute(&mut game, d).unwrap();
+    }
+    let log = c.finish(game);
+    let json: Value = serde_json::from_str(&game_log_json(&log)).unwrap();
+    assert_eq!(json["shots"][0]["forfeit"], "bad flick twice");
+    assert!(json["shots"][1].get("forfeit").is_none());
+    check_log(&json);
+    // A replay plays the forfeited start (a disc at rest on the shooting line): the rules
+    // remove it and the position after is the logged one.
+    let replay = crokinole::io::parse_game_log(&game_log_json(&log)).unwrap();
+    let entry = &replay.shot_entries()[0];
+    let verdict = crokinole::rules::judge_shot(
+        &c.board,
+        &c.physics,
+        &entry.shot.discs,
+        entry.seat.unwrap(),
+        2,
+        Ruleset::Tournament,
+        entry.shot.shooter,
+    )
+    .unwrap();
+    assert_eq!(verdict.remaining(), replay.shots[0].after);
+    assert_eq!(verdict.removed.len(), 1);
+}
+
 #[test]
 fn a_capped_game_stops_at_a_round_boundary() {
     let mut c = config(2, Ruleset::Traditional, "random,random", 6);

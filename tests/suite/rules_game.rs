@@ -578,3 +578,30 @@ fn full_games_finish_with_a_consistent_log() {
     assert!(all.hits > 0 && all.twenties > 0, "{all:?}");
     assert!(all.removed.iter().all(|&n| n > 0), "{all:?}");
 }
+
+/// A forfeited shot removes the shooter's disc as a shot off the board that touched
+/// nothing: the position stays, the turn passes, the seat has one disc fewer; a seat that
+/// may not shoot cannot forfeit either.
+#[test]
+fn a_forfeited_shot_removes_the_shooter_and_leaves_the_position() {
+    let (b, p) = (board(), physics());
+    let mut game = Game::new(2, Ruleset::Tournament, 0).unwrap();
+    play(&mut game, Fate::Rest(0.0, -0.10));
+    let before = game.position().to_vec();
+    assert_eq!(game.turn(), Some(2));
+    assert_eq!(
+        game.clone().forfeit_shot(0, &b, &p).unwrap_err(),
+        GameError::OutOfTurn { seat: 0, turn: 2 }
+    );
+    let left = game.discs_left(2);
+    let (start, outcome, record) = game.forfeit_shot(2, &b, &p).unwrap();
+    assert_eq!(start.vel, DVec2::ZERO);
+    assert_eq!(start.pos, seat_direction(2) * b.shooting_line_radius);
+    assert!(outcome.events.is_empty());
+    assert_eq!(outcome.discs.last().unwrap().state, DiscState::Ditch);
+    assert_eq!(record.verdict.removed.len(), 1);
+    assert_eq!(record.verdict.removed[0].id, before.len());
+    assert_eq!(game.position(), &before[..]);
+    assert_eq!(game.discs_left(2), left - 1);
+    assert_eq!(game.turn(), Some(0));
+}
