@@ -23,6 +23,7 @@ mod args;
 mod failure;
 mod fit;
 mod flick;
+mod match_cmd;
 mod merge;
 mod montecarlo;
 mod output;
@@ -103,6 +104,10 @@ enum Command {
     /// engine's shot, ask for a Monte Carlo study or a suggestion, replay a game
     /// (docs/serve.md).
     Serve(serve::Args),
+    /// Referee a game between players that are programs, built-in strategies or TCP
+    /// connections (the protocol crokinole-match/1, docs/match.md); `match replay LOG`
+    /// checks a log bit for bit.
+    Match(match_cmd::Args),
 }
 
 fn main() -> ExitCode {
@@ -117,6 +122,7 @@ fn main() -> ExitCode {
         Command::Fit(args) => fit::run(args),
         Command::Render(args) => render::run(args),
         Command::Serve(args) => serve::run(args),
+        Command::Match(args) => match_cmd::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -160,8 +160,9 @@ pub fn to_value<T: Serialize>(x: &T) -> Value {
 /// as executed, the outcome, the verdict, the change in `(own - other)` of the round's
 /// running totals, the game's totals (`scores`, which change at a round's end) and the
 /// round's running totals (`round_totals`: 20 per 20 set aside plus the board score).
-/// `forfeit` says why a forfeited shot was (its `intended` and `executed` are then `null`).
-pub fn shot_msg(s: &ShotLog, score_change: i64, forfeit: Option<&str>) -> Value {
+/// A forfeited shot has `forfeit` (why) and `null` for `intended` and `executed`.
+pub fn shot_msg(s: &ShotLog, score_change: i64) -> Value {
+    let forfeit = s.forfeit.as_deref();
     let (intended, executed) = match forfeit {
         Some(_) => (Value::Null, Value::Null),
         None => (flick_value(&s.intended), flick_value(&s.executed)),
@@ -276,12 +277,10 @@ pub fn parse_player_msg(text: &str) -> Result<PlayerMsg, InputError> {
             };
             let target = match obj.get("target") {
                 None | Some(Value::Null) => None,
-                Some(Value::Array(a)) if a.len() == 2 => {
-                    match (a[0].as_f64(), a[1].as_f64()) {
-                        (Some(x), Some(y)) => Some(DVec2::new(x, y)),
-                        _ => return Err(InputError::new("target", "expected [x, y], numbers")),
-                    }
-                }
+                Some(Value::Array(a)) if a.len() == 2 => match (a[0].as_f64(), a[1].as_f64()) {
+                    (Some(x), Some(y)) => Some(DVec2::new(x, y)),
+                    _ => return Err(InputError::new("target", "expected [x, y], numbers")),
+                },
                 Some(_) => return Err(InputError::new("target", "expected [x, y]")),
             };
             Ok(PlayerMsg::Flick(PlayerFlick {
@@ -320,7 +319,10 @@ mod tests {
         assert_eq!(e.field, "aim");
         assert_eq!(parse_player_msg("nope").unwrap_err().field, "line");
         assert_eq!(parse_player_msg("[1]").unwrap_err().field, "line");
-        assert_eq!(parse_player_msg(r#"{"type":"x"}"#).unwrap_err().field, "type");
+        assert_eq!(
+            parse_player_msg(r#"{"type":"x"}"#).unwrap_err().field,
+            "type"
+        );
         let long = format!(r#"{{"type":"ready","name":"{}"}}"#, "n".repeat(65));
         assert_eq!(parse_player_msg(&long).unwrap_err().field, "name");
         assert_eq!(

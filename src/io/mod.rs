@@ -9,6 +9,7 @@ mod csv;
 mod file_kind;
 mod format;
 pub(crate) mod json_path;
+pub mod match_protocol;
 mod model_json;
 mod outcome_file;
 mod play_file;

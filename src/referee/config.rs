@@ -170,7 +170,9 @@ impl MatchConfig {
             if !(x.is_finite() && x > 0.0 && x <= MAX_CLOCK_S) {
                 return Err(InputError::new(
                     field,
-                    format!("must be a number of seconds above 0 and at most {MAX_CLOCK_S}, got {x}"),
+                    format!(
+                        "must be a number of seconds above 0 and at most {MAX_CLOCK_S}, got {x}"
+                    ),
                 ));
             }
         }

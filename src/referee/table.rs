@@ -63,7 +63,8 @@ impl Table {
             // the random strategy, which the referee never asks.
             let strategy = match &s.player {
                 PlayerSpec::Builtin { strategy, .. } => *strategy,
-                _ => AnyStrategy::parse("random", Noise::NONE).map_err(|e| InputError::new("seats", e))?,
+                _ => AnyStrategy::parse("random", Noise::NONE)
+                    .map_err(|e| InputError::new("seats", e))?,
             };
             strategies.push(Box::new(strategy));
         }
@@ -150,7 +151,9 @@ impl Table {
     /// field (`flick.speed`, `flick.offset`: the placement; `flick`: an overlap or a speed
     /// over `max_speed`).
     pub fn check_flick(&self, flick: &PlayerFlick) -> Result<(), InputError> {
-        let seat = self.to_shoot().ok_or_else(|| InputError::new("flick", "the game is over"))?;
+        let seat = self
+            .to_shoot()
+            .ok_or_else(|| InputError::new("flick", "the game is over"))?;
         let (board, physics) = (&self.play.board, &self.play.physics);
         flick.check(board, seat)?;
         let team = self.game.game().team_of(seat).unwrap_or(0);
@@ -164,7 +167,10 @@ impl Table {
             &f,
         )
         .map_err(|e| InputError::new("flick.offset", e.to_string()))?;
-        let turn = self.game.turn(board, physics).map_err(|e| InputError::new("flick", e.to_string()))?;
+        let turn = self
+            .game
+            .turn(board, physics)
+            .map_err(|e| InputError::new("flick", e.to_string()))?;
         match turn.legal(flick) {
             Some(_) => Ok(()),
             None => Err(InputError::new(
@@ -176,7 +182,11 @@ impl Table {
 
     /// The flick a built-in strategy chooses for the seat to shoot, with the decision seed
     /// `crokinole play` would give it.
-    pub fn decide(&self, strategy: &dyn Strategy, cancel: &Cancel) -> Result<PlayerFlick, PlayError> {
+    pub fn decide(
+        &self,
+        strategy: &dyn Strategy,
+        cancel: &Cancel,
+    ) -> Result<PlayerFlick, PlayError> {
         let turn = self
             .game
             .turn(&self.play.board, &self.play.physics)?
@@ -189,7 +199,11 @@ impl Table {
 
     /// Plays the seat to shoot's legal `intended` flick with its noise: the `shot`
     /// message, and `round_end` if the shot ended a round.
-    pub fn play(&mut self, intended: PlayerFlick, cancel: &Cancel) -> Result<Vec<Value>, PlayError> {
+    pub fn play(
+        &mut self,
+        intended: PlayerFlick,
+        cancel: &Cancel,
+    ) -> Result<Vec<Value>, PlayError> {
         let seat = self.to_shoot().ok_or(PlayError::Game {
             game: 0,
             error: GameError::Over,
@@ -202,12 +216,19 @@ impl Table {
         let noise = self.noises[usize::from(seat)];
         self.play
             .execute_with_noise(&mut self.game, decision, noise, cancel)?;
-        Ok(self.after_shot(None))
+        Ok(self.after_shot())
+    }
+
+    /// The seat to shoot forfeits its shot for `why` (`bad flick`, `shot clock`): its disc
+    /// is removed as a shot off the board that touched nothing, no noise is drawn.
+    pub fn forfeit_shot(&mut self, why: &str) -> Result<Vec<Value>, PlayError> {
+        self.play.forfeit(&mut self.game, None, why)?;
+        Ok(self.after_shot())
     }
 
     /// The messages after the last shot: `shot` (marked `forfeit` if it was) and
     /// `round_end` when it ended a round.
-    fn after_shot(&self, forfeit: Option<&str>) -> Vec<Value> {
+    fn after_shot(&self) -> Vec<Value> {
         let shots = self.game.shots();
         let Some(s) = shots.last() else {
             return Vec::new();
@@ -218,7 +239,7 @@ impl Table {
         };
         let own = usize::from(s.team);
         let diff = |t: [u32; 2]| i64::from(t[own]) - i64::from(t[1 - own]);
-        let mut out = vec![shot_msg(s, diff(s.round_totals) - diff(before), forfeit)];
+        let mut out = vec![shot_msg(s, diff(s.round_totals) - diff(before))];
         if s.round_end
             && let Some(r) = self.game.game().rounds().last()
         {

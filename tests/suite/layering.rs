@@ -44,6 +44,7 @@ const LAYERS: &Table = &[
     ("model", &[&["montecarlo"], &["fit"], &["plan"], &["play"]]),
     ("json", &[&["io", "render"]]),
     ("jobs", &[&["jobs"]]),
+    ("referee", &[&["referee"]]),
     ("serve", &[&["serve"]]),
     ("cli", &[&["cli", "lib"]]),
 ];
