@@ -388,6 +388,12 @@ impl Referee<'_, '_> {
                             Err(e) => format!("illegal flick: {e}"),
                         },
                         Ok(_) => "type: expected a flick after turn".to_string(),
+                        // A line that is not a JSON object: the stream is garbage.
+                        Err(e) if e.field == "line" => {
+                            let why = format!("{e}");
+                            let _ = self.send(seat, &error_msg(&why, true));
+                            return Ok(Answer::ForfeitGame(why));
+                        }
                         Err(e) => format!("bad message: {e}"),
                     }
                 }

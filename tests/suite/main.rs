@@ -28,6 +28,7 @@ mod golden;
 mod interrupted_runs;
 mod layering;
 mod limits;
+mod match_referee;
 mod montecarlo;
 mod montecarlo_cli;
 mod newcomer;
