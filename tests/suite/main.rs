@@ -29,6 +29,7 @@ mod interrupted_runs;
 mod layering;
 mod limits;
 mod match_referee;
+mod match_tcp;
 mod montecarlo;
 mod montecarlo_cli;
 mod newcomer;
