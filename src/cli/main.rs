@@ -29,6 +29,7 @@ mod montecarlo;
 mod output;
 mod params;
 mod play;
+mod player;
 mod progress;
 mod render;
 mod serve;
@@ -108,6 +109,10 @@ enum Command {
     /// connections (the protocol crokinole-match/1, docs/match.md); `match replay LOG`
     /// checks a log bit for bit.
     Match(match_cmd::Args),
+    /// Play a built-in strategy as a protocol player: on stdio (for `crokinole match
+    /// --player 'crokinole player builtin:greedy'` or any referee) or over TCP with
+    /// --connect (docs/match.md).
+    Player(player::Args),
 }
 
 fn main() -> ExitCode {
@@ -123,6 +128,7 @@ fn main() -> ExitCode {
         Command::Render(args) => render::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Match(args) => match_cmd::run(args),
+        Command::Player(args) => player::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -3,6 +3,7 @@
 //! clocks, per-seat noise drawn from a committed seed, a log of every message, its replay
 //! checked bit for bit, and round-robin tournaments.
 //!
+//! - [`bot`]: [`BuiltinPlayer`], a built-in strategy speaking the protocol.
 //! - [`config`]: [`MatchConfig`], who sits where ([`PlayerSpec`]), the seed commitment.
 //! - [`table`]: [`Table`], the deterministic core the match and the replay share.
 //! - [`transport`]: [`Conn`], a child's stdio or a TCP stream, read and written by threads
@@ -13,6 +14,7 @@
 //! - [`players`]: starting the programs and accepting TCP players.
 //! - [`tournament`]: round robins and their ratings.
 
+pub mod bot;
 pub mod config;
 pub mod log;
 pub mod players;
@@ -22,6 +24,7 @@ pub mod table;
 
 pub mod transport;
 
+pub use bot::{BuiltinPlayer, Reply};
 pub use config::{MatchConfig, PlayerSpec, SeatConfig, seed_commitment};
 pub use log::{LogSink, Observer};
 pub use players::{accept_players, join_tokens, play_match, start_players};
