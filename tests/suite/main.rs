@@ -28,6 +28,7 @@ mod golden;
 mod interrupted_runs;
 mod layering;
 mod limits;
+mod match_cli;
 mod match_referee;
 mod match_tcp;
 mod montecarlo;
