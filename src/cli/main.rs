@@ -36,6 +36,7 @@ mod serve;
 mod signals;
 mod simulate;
 mod suggest;
+mod tournament;
 
 use clap::{Parser, Subcommand};
 use failure::Failure;
@@ -113,6 +114,9 @@ enum Command {
     /// --player 'crokinole player builtin:greedy'` or any referee) or over TCP with
     /// --connect (docs/match.md).
     Player(player::Args),
+    /// Play a round robin between programs and built-in strategies, seats swapped, several
+    /// games at once; print the standings with ratings (docs/match.md).
+    Tournament(tournament::Args),
 }
 
 fn main() -> ExitCode {
@@ -129,6 +133,7 @@ fn main() -> ExitCode {
         Command::Serve(args) => serve::run(args),
         Command::Match(args) => match_cmd::run(args),
         Command::Player(args) => player::run(args),
+        Command::Tournament(args) => tournament::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -12,15 +12,17 @@
 //! - [`run`]: [`run_match`], a match from `hello` to `game_end`.
 //! - [`replay`]: [`replay_log`], a log checked against the seed and the engine.
 //! - [`players`]: starting the programs and accepting TCP players.
-//! - [`tournament`]: round robins and their ratings.
+//! - [`tournament`]: round robins, their standings; [`rating`]: Bradley-Terry ratings.
 
 pub mod bot;
 pub mod config;
 pub mod log;
 pub mod players;
+pub mod rating;
 pub mod replay;
 pub mod run;
 pub mod table;
+pub mod tournament;
 
 pub mod transport;
 
@@ -31,4 +33,5 @@ pub use players::{accept_players, join_tokens, play_match, start_players};
 pub use replay::{ReplayError, ReplayReport, replay_log};
 pub use run::{MatchError, MatchOutcome, Player, run_match};
 pub use table::{End, Table};
+pub use tournament::{TournamentConfig, parse_tournament, run_tournament};
 pub use transport::Conn;

@@ -31,6 +31,7 @@ mod limits;
 mod match_cli;
 mod match_referee;
 mod match_tcp;
+mod match_tournament;
 mod montecarlo;
 mod montecarlo_cli;
 mod newcomer;
