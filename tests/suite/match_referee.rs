@@ -462,3 +462,60 @@ fn executed_flicks_follow_the_noise_model() {
         assert!((sd / width - 1.0).abs() < 0.1, "sd {sd} for width {width}");
     }
 }
+
+#[test]
+fn a_refereed_game_between_builtins_is_the_game_crokinole_play_plays() {
+    use crokinole::play::{AnyStrategy, PlayConfig, Strategy};
+    let noise = Noise {
+        offset: 0.003,
+        aim: 0.01,
+        speed: 0.03,
+        spin: 0.5,
+    };
+    let dir = scratch("same_as_play");
+    let mut c = config(
+        &["builtin:greedy:k=2", "builtin:random"],
+        Ruleset::Tournament,
+        noise,
+        31,
+    );
+    c.max_rounds = 4;
+    let (out, log, _) = play(&c, &dir);
+    let out = out.unwrap();
+    let strategies: Vec<Box<dyn Strategy>> = ["greedy:k=2", "random"]
+        .iter()
+        .map(|s| Box::new(AnyStrategy::parse(s, noise).unwrap()) as Box<dyn Strategy>)
+        .collect();
+    let game = PlayConfig {
+        board: Board::tournament(),
+        physics: Physics::default(),
+        players: 2,
+        ruleset: Ruleset::Tournament,
+        strategies,
+        noise,
+        seed: 31,
+        max_rounds: 4,
+    }
+    .play(0)
+    .unwrap();
+    let refereed = shots(&log);
+    assert_eq!(refereed.len(), game.shots.len());
+    for (m, s) in refereed.iter().zip(&game.shots) {
+        let e = &m["executed"];
+        let got = [
+            e["offset"].as_f64(),
+            e["aim"].as_f64(),
+            e["speed"].as_f64(),
+            e["spin"].as_f64(),
+        ];
+        let want = [
+            s.executed.offset,
+            s.executed.aim,
+            s.executed.speed,
+            s.executed.spin,
+        ];
+        assert_eq!(got, want.map(Some));
+        assert_eq!(m["seat"], s.seat);
+    }
+    assert_eq!(out.scores, game.score);
+}
