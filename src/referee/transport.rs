@@ -58,10 +58,12 @@ fn read_lines(input: impl Read, tx: SyncSender<Incoming>) {
     loop {
         let mut buf = Vec::new();
         let limit = (MAX_LINE + 2) as u64;
-        let got = match reader.by_ref().take(limit).read_until(b'\n', &mut buf) {
-            Ok(n) => n,
-            Err(_) => 0,
-        };
+        // A read error ends the stream as its end would.
+        let got: usize = reader
+            .by_ref()
+            .take(limit)
+            .read_until(b'\n', &mut buf)
+            .unwrap_or_default();
         if got == 0 {
             let _ = tx.send(Incoming::Closed);
             return;

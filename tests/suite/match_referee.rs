@@ -519,3 +519,30 @@ fn a_refereed_game_between_builtins_is_the_game_crokinole_play_plays() {
     }
     assert_eq!(out.scores, game.score);
 }
+
+#[test]
+fn the_observer_sees_every_log_line_as_it_is_written() {
+    let dir = scratch("observer");
+    let c = config(
+        &["builtin:random", "builtin:greedy:k=2"],
+        Ruleset::Tournament,
+        Noise::NONE,
+        6,
+    );
+    let path = dir.join("m.jsonl");
+    let seen = std::cell::RefCell::new(Vec::new());
+    let cancel = Cancel::never();
+    let out = play_match(
+        &c,
+        Vec::new(),
+        Box::new(std::fs::File::create(&path).unwrap()),
+        None,
+        Box::new(|v: &Value| seen.borrow_mut().push(v.to_string())),
+        &cancel,
+    )
+    .unwrap();
+    let log = std::fs::read_to_string(&path).unwrap();
+    let lines: Vec<String> = log.lines().map(String::from).collect();
+    assert_eq!(*seen.borrow(), lines);
+    assert_eq!(out.shots, 16);
+}
