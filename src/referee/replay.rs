@@ -239,6 +239,10 @@ pub fn replay_log(text: &str) -> Result<ReplayReport, ReplayError> {
     let mut table = Table::new(&config).map_err(|e| err(1, e.to_string()))?;
     let seats: Vec<u8> = config.seat_numbers().to_vec();
     let mut last_flick: [Option<Value>; 4] = Default::default();
+    // The shooter's answers since its turn (whether each was a legal flick), and when the
+    // turn was sent.
+    let mut answers: Vec<bool> = Vec::new();
+    let mut turn_t = 0.0;
     // Messages to every seat the replay expects next, with the seats still to receive them.
     let mut expect: VecDeque<(Value, Vec<u8>)> = VecDeque::new();
     let mut end = None;
@@ -254,16 +258,31 @@ pub fn replay_log(text: &str) -> Result<ReplayReport, ReplayError> {
             .as_u64()
             .filter(|s| seats.contains(&(*s as u8)))
             .ok_or_else(|| err(no, "seat: expected a seat in play"))? as u8;
+        let t = entry.get("t").and_then(Value::as_f64).unwrap_or(0.0);
+        let shooter = dir == "from" && table.to_shoot() == Some(seat);
         let Some(msg) = entry.get("msg") else {
-            continue; // a raw line or an event: nothing to recompute
+            // A raw line (a bad answer) or an event: nothing to recompute.
+            if shooter && entry.contains_key("raw") {
+                answers.push(false);
+            }
+            continue;
         };
         let kind = msg.get("type").and_then(Value::as_str).unwrap_or_default();
         match (dir.as_str(), kind) {
             ("from", "flick") => {
-                if let Ok(PlayerMsg::Flick(f)) = parse_player_msg(&msg.to_string()) {
+                let flick = match parse_player_msg(&msg.to_string()) {
+                    Ok(PlayerMsg::Flick(f)) => Some(f),
+                    _ => None,
+                };
+                if shooter {
+                    answers.push(flick.is_some_and(|f| table.check_flick(&f).is_ok()));
+                }
+                if let Some(f) = flick {
                     last_flick[usize::from(seat)] = Some(flick_value(&f.into()));
                 }
             }
+            ("from", "ready") => {}
+            ("from", _) if shooter => answers.push(false),
             ("from", _) | ("to", "error") => {}
             ("to", "hello") => compare(no, msg, &table.hello(seat))?,
             ("to", "turn") => {
@@ -277,6 +296,8 @@ pub fn replay_log(text: &str) -> Result<ReplayReport, ReplayError> {
                     .ok_or_else(|| err(no, "a turn after the game's end"))?;
                 compare(no, msg, &want)?;
                 last_flick = Default::default();
+                answers.clear();
+                turn_t = t;
             }
             ("to", "shot" | "round_end" | "game_end") => {
                 if expect.is_empty() {
@@ -288,7 +309,14 @@ pub fn replay_log(text: &str) -> Result<ReplayReport, ReplayError> {
                     } else if kind == "round_end" {
                         return Err(err(no, "a round_end after no shot that ended a round"));
                     } else {
-                        replay_shot(&mut table, msg, &last_flick, &cancel, no)?
+                        let waited = t - turn_t;
+                        let answered = Answered {
+                            last_flick: &last_flick,
+                            answers: &answers,
+                            waited,
+                            per_shot_s: config.clock.per_shot_s,
+                        };
+                        replay_shot(&mut table, msg, &answered, &cancel, no)?
                     };
                     expect.extend(produced.into_iter().map(|m| (m, seats.clone())));
                 }
@@ -348,12 +376,25 @@ fn compare(line: usize, got: &Value, want: &Value) -> Result<(), ReplayError> {
     }
 }
 
-/// Replays the shot a logged `shot` message reports: its forfeit, or its intended flick
-/// (which must be the flick the seat sent last).
+/// What the shooter answered to its turn, as logged.
+struct Answered<'a> {
+    /// Each seat's last flick.
+    last_flick: &'a [Option<Value>; 4],
+    /// Whether each answer since the turn was a legal flick.
+    answers: &'a [bool],
+    /// Seconds from the turn to the shot.
+    waited: f64,
+    /// The shot clock.
+    per_shot_s: f64,
+}
+
+/// Replays the shot a logged `shot` message reports: its forfeit (a bad flick must follow
+/// two bad answers, a shot clock a wait of the clock), or its intended flick (which must
+/// be the flick the seat sent last).
 fn replay_shot(
     table: &mut Table,
     msg: &Value,
-    last_flick: &[Option<Value>; 4],
+    answered: &Answered<'_>,
     cancel: &Cancel,
     no: usize,
 ) -> Result<Vec<Value>, ReplayError> {
@@ -361,10 +402,25 @@ fn replay_shot(
         .to_shoot()
         .ok_or_else(|| err(no, "a shot after the game's end"))?;
     if let Some(why) = msg.get("forfeit").and_then(Value::as_str) {
+        let bad = answered.answers.iter().filter(|ok| !**ok).count();
+        let justified = match why {
+            "bad flick" => bad >= 2,
+            // The log's times are to the microsecond.
+            "shot clock" => answered.waited >= answered.per_shot_s - 1e-3,
+            _ => false,
+        };
+        if !justified {
+            return Err(err(
+                no,
+                format!(
+                    "shot.forfeit: `{why}` does not follow from seat {seat}'s answers and times"
+                ),
+            ));
+        }
         return table.forfeit_shot(why).map_err(|e| err(no, e.to_string()));
     }
     let intended = msg.get("intended").cloned().unwrap_or(Value::Null);
-    if last_flick[usize::from(seat)].as_ref() != Some(&intended) {
+    if answered.last_flick[usize::from(seat)].as_ref() != Some(&intended) {
         return Err(err(
             no,
             format!("shot.intended: not the flick seat {seat} sent for this turn"),

@@ -191,6 +191,11 @@ fn tampered_logs_are_refused_naming_the_line() {
     let e = replay_log(&bad).unwrap_err();
     assert_eq!(e.line, k + 1, "{e}");
     assert!(e.problem.contains("outcome.discs[0].pos[0]"), "{e}");
+    // A good shot passed off as forfeited.
+    let bad = tamper(&log, k, |v| v["msg"]["forfeit"] = "bad flick".into());
+    let e = replay_log(&bad).unwrap_err();
+    assert_eq!(e.line, k + 1, "{e}");
+    assert!(e.problem.contains("forfeit"), "{e}");
     // The seed.
     let n = log.lines().count();
     let bad = tamper(&log, n - 1, |v| v["seed"] = 8.into());
