@@ -5,7 +5,10 @@
 //! strategies (docs/play.md), `suggest` searches for the best flick (docs/suggest.md),
 //! `render` draws SVG pictures (docs/render.md), `flick` simulates and draws one flick
 //! given in player terms (docs/flick.md), `fit` fits the physics to tracked shots
-//! (docs/tracks.md); `simulate --rules` also judges each shot by the
+//! (docs/tracks.md), `match` referees a game between player programs speaking the
+//! protocol crokinole-match/1 and `match replay` checks its log, `player` plays a built-in
+//! strategy as such a program, `tournament` plays a round robin of them (docs/match.md);
+//! `simulate --rules` also judges each shot by the
 //! rules, `--trace` adds disc paths. JSON is printed in each command's readable layout,
 //! on one line with `--compact`. It
 //! only parses, validates, calls the library and prints; exit code 2 for bad input, 1 for

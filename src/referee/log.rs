@@ -13,8 +13,9 @@ use std::time::Instant;
 /// The longest part of a line that was not a message the log keeps (`raw`), in bytes.
 pub const MAX_RAW: usize = 4096;
 
-/// What each log line is shown to as it is written (the page watching a match).
-pub type Observer<'a> = dyn FnMut(&Value) + 'a;
+/// What each log line is shown to as it is written (the page watching a match): the
+/// line's JSON text, without its newline.
+pub type Observer<'a> = dyn FnMut(&str) + 'a;
 
 /// The first line of a log: the match's configuration.
 pub fn config_line(config: &MatchConfig) -> Value {
@@ -89,9 +90,13 @@ impl<'a> LogSink<'a> {
 
     /// Writes one line.
     pub fn line(&mut self, v: &Value) {
-        (self.observer)(v);
+        self.text(v.to_string());
+    }
+
+    /// Writes one line given as JSON text (no newline).
+    fn text(&mut self, mut text: String) {
+        (self.observer)(&text);
         if self.error.is_none() {
-            let mut text = v.to_string();
             text.push('\n');
             if let Err(e) = self.out.write_all(text.as_bytes()) {
                 self.error = Some(e);
@@ -101,8 +106,17 @@ impl<'a> LogSink<'a> {
 
     /// A message to or from `seat` (`dir` is `to` or `from`).
     pub fn msg(&mut self, dir: &str, seat: u8, msg: &Value) {
-        let v = json!({"t": self.t(), "dir": dir, "seat": seat, "msg": msg});
-        self.line(&v);
+        self.msg_text(dir, seat, &msg.to_string());
+    }
+
+    /// A message already written as JSON text (one object, no newline): the line is
+    /// `{"dir", "msg", "seat", "t"}`, keys in the order the other lines have them.
+    pub fn msg_text(&mut self, dir: &str, seat: u8, msg: &str) {
+        let t = Value::from(self.t());
+        self.text(format!(
+            "{{\"dir\":{},\"msg\":{msg},\"seat\":{seat},\"t\":{t}}}",
+            Value::from(dir)
+        ));
     }
 
     /// A line from `seat` that was not a message (kept up to [`MAX_RAW`] bytes).

@@ -5,7 +5,7 @@
 
 use crate::cancel::Cancel;
 use crate::error::InputError;
-use crate::io::match_protocol::{PlayerMsg, error_msg, line, parse_player_msg};
+use crate::io::match_protocol::{PlayerMsg, error_msg, parse_player_msg};
 use crate::play::{AnyStrategy, PlayError};
 use crate::referee::config::MatchConfig;
 use crate::referee::log::{LogSink, seed_line};
@@ -170,20 +170,31 @@ impl Referee<'_, '_> {
 
     /// Sends `msg` to `seat` and logs it; a player that cannot take it is noted.
     fn send(&mut self, seat: u8, msg: &Value) -> Result<(), SendError> {
-        self.log.msg("to", seat, msg);
+        self.send_text(seat, msg.to_string())
+    }
+
+    /// Sends a message already written as JSON (no newline) to `seat` and logs it.
+    fn send_text(&mut self, seat: u8, text: String) -> Result<(), SendError> {
+        self.log.msg_text("to", seat, &text);
         let k = self.index(seat);
         match &self.players[k].1 {
-            Player::Conn(c) => c.send(line(msg)),
+            Player::Conn(c) => {
+                let mut line = text;
+                line.push('\n');
+                c.send(line)
+            }
             Player::Builtin(_) => Ok(()),
         }
     }
 
-    /// Sends `msg` to every seat; the first seat that could not take it, with why.
+    /// Sends `msg` to every seat (written as JSON once); the first seat that could not
+    /// take it, with why.
     fn broadcast(&mut self, msg: &Value) -> Option<(u8, SendError)> {
         let seats: Vec<u8> = self.players.iter().map(|p| p.0).collect();
+        let text = msg.to_string();
         let mut failed = None;
         for seat in seats {
-            if let Err(e) = self.send(seat, msg)
+            if let Err(e) = self.send_text(seat, text.clone())
                 && failed.is_none()
             {
                 failed = Some((seat, e));

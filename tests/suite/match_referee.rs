@@ -542,7 +542,7 @@ fn the_observer_sees_every_log_line_as_it_is_written() {
         Vec::new(),
         Box::new(std::fs::File::create(&path).unwrap()),
         None,
-        Box::new(|v: &Value| seen.borrow_mut().push(v.to_string())),
+        Box::new(|v: &str| seen.borrow_mut().push(v.to_string())),
         &cancel,
     )
     .unwrap();
