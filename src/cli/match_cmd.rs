@@ -5,7 +5,6 @@
 use super::args::ruleset_parser;
 use super::failure::Failure;
 use super::signals::StopSignals;
-use crokinole::cancel::Cancel;
 use crokinole::io::match_protocol::Clock;
 use crokinole::montecarlo::Noise;
 use crokinole::montecarlo::noise::mix;
@@ -297,7 +296,6 @@ fn replay(log: &Path) -> Result<(), Failure> {
     }
     let text = std::fs::read_to_string(log)
         .map_err(|e| Failure::Io(format!("cannot read {}: {e}", log.display())))?;
-    let _ = Cancel::never();
     match replay_log(&text) {
         Ok(r) => {
             let [a, b] = r.scores;
