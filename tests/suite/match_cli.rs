@@ -208,3 +208,46 @@ fn bad_match_flags_are_refused() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("clock.total_s"));
 }
+
+#[test]
+fn ctrl_c_stops_a_tournament_keeping_the_finished_games() {
+    let dir = scratch("tournament_sigint");
+    let silent = "sh -c 'read l; echo {\\\"type\\\":\\\"ready\\\",\\\"name\\\":\\\"s\\\"}; while read l; do :; done'";
+    let config = serde_json::json!({
+        "players": [{"name": "a", "player": "builtin:random"},
+                    {"name": "b", "player": "builtin:random"},
+                    {"name": "silent", "player": silent}],
+        "ruleset": "tournament", "max_rounds": 1,
+    });
+    let file = dir.join("t.json");
+    std::fs::write(&file, config.to_string()).unwrap();
+    let logs = dir.join("logs");
+    let child = Command::new(BIN)
+        .args(["tournament", "--jobs", "1", "--logs"])
+        .arg(&logs)
+        .arg(&file)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    // SAFETY: kill(2) on our own child's pid.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGINT);
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(130),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    // a-b played both games; the silent player's first game was under way.
+    assert!(text.contains("2 of 6 games"), "{text}");
+    for k in 0..2 {
+        let log = logs.join(format!("game-{k:04}.jsonl"));
+        let ok = run(&["match", "replay", log.to_str().unwrap()]);
+        assert_eq!(ok.status.code(), Some(0));
+    }
+}
