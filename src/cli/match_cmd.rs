@@ -86,7 +86,7 @@ struct GameArgs {
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_ROUNDS,
               value_parser = clap::value_parser!(u32).range(1..))]
     max_rounds: u32,
-    /// Wait for TCP players on HOST:PORT (or PORT, on 127.0.0.1).
+    /// Wait for TCP players on HOST:PORT (PORT or :PORT alone: on 127.0.0.1).
     #[arg(long, value_name = "HOST:PORT")]
     listen: Option<String>,
     /// How long to wait for every TCP player to join, seconds.
@@ -202,10 +202,11 @@ fn play(args: GameArgs) -> Result<(), Failure> {
     let cancel = signals.cancel().clone();
     let mut conns = Vec::new();
     if let Some(listen) = &args.listen {
-        let addr = if listen.contains(':') {
-            listen.clone()
-        } else {
-            format!("127.0.0.1:{listen}")
+        // `PORT` and `:PORT` listen on 127.0.0.1.
+        let addr = match listen.strip_prefix(':') {
+            Some(port) => format!("127.0.0.1:{port}"),
+            None if !listen.contains(':') => format!("127.0.0.1:{listen}"),
+            None => listen.clone(),
         };
         let listener = TcpListener::bind(&addr)
             .map_err(|e| Failure::Io(format!("cannot listen on {addr}: {e}")))?;
