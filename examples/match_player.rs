@@ -40,10 +40,10 @@ fn flick(turn: &Value, team: u64, attempt: usize) -> Value {
     })
 }
 
-fn main() -> std::io::Result<()> {
-    let mut out = std::io::stdout().lock();
+/// Plays one game: reads the referee's lines from `input`, answers on `output`.
+pub fn play(input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {
     let (mut team, mut attempt, mut turn) = (0, 0, Value::Null);
-    for line in std::io::stdin().lock().lines() {
+    for line in input.lines() {
         let msg: Value = serde_json::from_str(&line?).unwrap_or(Value::Null);
         let reply = match msg["type"].as_str() {
             Some("hello") => {
@@ -63,9 +63,14 @@ fn main() -> std::io::Result<()> {
             _ => None,
         };
         if let Some(r) = reply {
-            writeln!(out, "{r}")?;
-            out.flush()?;
+            writeln!(output, "{r}")?;
+            output.flush()?;
         }
     }
     Ok(())
+}
+
+#[allow(dead_code)] // the test suite includes this file for `play` only
+fn main() -> std::io::Result<()> {
+    play(std::io::stdin().lock(), std::io::stdout().lock())
 }

@@ -157,3 +157,37 @@ fn a_closed_socket_forfeits_the_game() {
     );
     replay_log(&log).unwrap();
 }
+
+/// The Rust example player (`examples/match_player.rs`), its `play` run here over TCP.
+#[path = "../../examples/match_player.rs"]
+mod match_player;
+
+#[test]
+fn the_rust_example_player_plays_a_whole_game() {
+    let c = remote(config(
+        &["builtin:random"; 2],
+        Ruleset::Tournament,
+        Noise::NONE,
+        23,
+    ));
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    let tok = token(&c, 0);
+    let example = thread::spawn(move || {
+        let mut s = TcpStream::connect(addr).unwrap();
+        writeln!(s, "{}", json!({"type": "join", "token": tok})).unwrap();
+        match_player::play(BufReader::new(s.try_clone().unwrap()), s).unwrap();
+    });
+    let other = client(addr, token(&c, 1), None);
+    let (out, log) = referee(&c, &listener, "rust_example");
+    example.join().unwrap();
+    other.join().unwrap();
+    assert_eq!(out.end, End::Rounds);
+    assert_eq!(out.names[0].1, "match_player.rs");
+    let forfeits = messages(&log)
+        .iter()
+        .filter(|(_, _, m)| m["type"] == "shot" && m.get("forfeit").is_some())
+        .count();
+    assert_eq!(forfeits, 0);
+    replay_log(&log).unwrap();
+}
