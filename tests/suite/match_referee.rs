@@ -364,7 +364,7 @@ fn a_hanging_player_forfeits_and_is_killed() {
     let dir = scratch("hang");
     let pid_file = dir.join("pid");
     let p = format!("sh -c 'echo $$ > {}; exec sleep 1000'", pid_file.display());
-    let (why, took) = forfeit_game(&dir, &p, 0.5);
+    let (why, took) = forfeit_game(&dir, &p, 1.0);
     assert!(why.contains("no ready"), "{why}");
     assert!(took < Duration::from_secs(5), "{took:?}");
     // The program was killed and reaped: its pid names no process any more.
