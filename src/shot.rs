@@ -74,20 +74,82 @@ impl Shot {
     /// A world holding this shot's discs, checked (errors name `discs[k]` or `shooter`).
     pub fn world(&self, board: &Board, physics: &Physics) -> Result<World, InputError> {
         let mut world = World::new(board.clone(), physics.clone())?;
-        let (r, m) = (physics.disc_radius, physics.disc_mass);
         world.discs.reserve(self.discs.len() + 1);
         world.motion.reserve(self.discs.len() + 1);
-        for (k, d) in self.discs.iter().enumerate() {
-            check_team(|| format!("discs[{k}].team"), d.team)?;
-            world.add_disc_lazy(Disc::at_rest(d.team, d.pos, r, m), &|| {
-                format!("discs[{k}]")
-            })?;
+        for (disc, field) in self.placed(physics) {
+            check_team(|| format!("{}.team", field.name()), disc.team)?;
+            world.add_disc_lazy(disc, &|| field.name())?;
         }
-        let s = &self.shooter;
-        check_team(|| "shooter.team".to_string(), s.team)?;
-        let disc = Disc::at_rest(s.team, s.pos, r, m).flicked(s.vel, s.spin);
-        world.add_disc_lazy(disc, &|| "shooter".to_string())?;
         Ok(world)
+    }
+
+    /// Checks the shot exactly as [`Shot::world`] does, with the same errors, without
+    /// building the world (a shot file's check pass): `scratch` holds the discs checked so
+    /// far (cleared first; give the same one to every call to reuse it).
+    pub fn check(
+        &self,
+        board: &Board,
+        physics: &Physics,
+        scratch: &mut Vec<Disc>,
+    ) -> Result<(), InputError> {
+        crate::validate::check_board(board)?;
+        crate::validate::check_physics(physics)?;
+        scratch.clear();
+        for (disc, field) in self.placed(physics) {
+            check_team(|| format!("{}.team", field.name()), disc.team)?;
+            if scratch.len() >= crate::limits::MAX_DISCS {
+                return Err(World::too_many_discs(field.name()));
+            }
+            crate::validate::check_disc_lazy(board, physics, scratch, &disc, &|| field.name())?;
+            scratch.push(disc);
+        }
+        Ok(())
+    }
+
+    /// [`Shot::world`] for a shot that [`Shot::check`] (or [`Shot::world`]) accepted on
+    /// this `board` and `physics`: the same world, built without checking it again
+    /// (checked in debug builds).
+    pub(crate) fn checked_world(&self, board: &Board, physics: &Physics) -> World {
+        debug_assert!(self.world(board, physics).is_ok());
+        let mut world = World::unchecked(board.clone(), physics.clone());
+        world.discs.reserve(self.discs.len() + 1);
+        world.motion.reserve(self.discs.len() + 1);
+        for (disc, _) in self.placed(physics) {
+            world.add_checked_disc(disc);
+        }
+        world
+    }
+
+    /// The shot's discs as the engine places them, in id order (the resting discs, then
+    /// the shooter with its flick), each with the field that names it.
+    fn placed(&self, physics: &Physics) -> impl Iterator<Item = (Disc, DiscField)> + '_ {
+        let (r, m) = (physics.disc_radius, physics.disc_mass);
+        let s = &self.shooter;
+        let shooter = Disc::at_rest(s.team, s.pos, r, m).flicked(s.vel, s.spin);
+        self.discs
+            .iter()
+            .enumerate()
+            .map(move |(k, d)| (Disc::at_rest(d.team, d.pos, r, m), DiscField::Resting(k)))
+            .chain(std::iter::once((shooter, DiscField::Shooter)))
+    }
+}
+
+/// The field of a shot that holds a disc, for errors.
+#[derive(Clone, Copy)]
+enum DiscField {
+    /// `discs[k]`.
+    Resting(usize),
+    /// `shooter`.
+    Shooter,
+}
+
+impl DiscField {
+    /// The field's name (`discs[3]`, `shooter`).
+    fn name(self) -> String {
+        match self {
+            DiscField::Resting(k) => format!("discs[{k}]"),
+            DiscField::Shooter => "shooter".to_string(),
+        }
     }
 }
 

@@ -120,6 +120,14 @@ impl World {
         Ok(World::empty(board, physics))
     }
 
+    /// A world of `board` and `physics` that [`World::new`] accepted already, with no
+    /// discs (checked in debug builds).
+    pub(crate) fn unchecked(board: Board, physics: Physics) -> World {
+        debug_assert!(crate::validate::check_board(&board).is_ok());
+        debug_assert!(crate::validate::check_physics(&physics).is_ok());
+        World::empty(board, physics)
+    }
+
     /// A world of `board` and `physics`, unchecked, with no discs, at time 0.
     fn empty(board: Board, physics: Physics) -> World {
         World {
@@ -165,13 +173,18 @@ impl World {
         field: &dyn Fn() -> String,
     ) -> Result<DiscId, InputError> {
         if self.discs.len() >= MAX_DISCS {
-            return Err(InputError::new(
-                field(),
-                format!("a world holds at most {MAX_DISCS} discs (crokinole::limits::MAX_DISCS)"),
-            ));
+            return Err(World::too_many_discs(field()));
         }
         crate::validate::check_disc_lazy(&self.board, &self.physics, &self.discs, &disc, field)?;
         Ok(self.add_checked_disc(disc))
+    }
+
+    /// The error of a disc added to a world that holds [`MAX_DISCS`] already.
+    pub(crate) fn too_many_discs(field: String) -> InputError {
+        InputError::new(
+            field,
+            format!("a world holds at most {MAX_DISCS} discs (crokinole::limits::MAX_DISCS)"),
+        )
     }
 
     /// Adds a disc that [`World::check_disc`] accepted in this world (as it is now) and

@@ -3,8 +3,11 @@
 The Rust library behind the ``crokinole`` command, called directly: shot batches as
 numpy arrays, shot files, flicks in player terms, Monte Carlo studies, the rules'
 verdicts, the shot planner, games between strategies (built-in or written in Python),
-SVG pictures that show inline in Jupyter, and a Gymnasium environment
-(``gymnasium.make("crokinole/Crokinole-v0")`` once this package is imported).
+SVG pictures that show inline in Jupyter, a Gymnasium environment
+(``gymnasium.make("crokinole/Crokinole-v0")`` once this package is imported; ``make_vec``
+gives the native vector one), a PettingZoo environment (:mod:`crokinole.crokinole_v0`),
+legality checks before acting (:func:`check_flick`, :func:`legal_offsets`) and runs on a
+Dask cluster (:mod:`crokinole.distributed`).
 
 Every input is checked as the command checks it; bad input raises :class:`CrokinoleError`
 (a ``ValueError``) with the message the command prints after ``error:``. Results are
@@ -19,7 +22,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Optional, Sequence, Union
 
 import numpy as np
@@ -37,7 +40,9 @@ __all__ = [
     "Plan",
     "StudyResult",
     "Svg",
+    "check_flick",
     "judge",
+    "legal_offsets",
     "params",
     "play",
     "render_shot",
@@ -126,6 +131,11 @@ def _array(x: Any, dtype: Any, ndim: int, name: str, shape: str) -> np.ndarray:
     return a
 
 
+def _empty(x: Any) -> bool:
+    """Whether ``x`` says "nothing here": ``None`` or an empty sequence or array."""
+    return x is None or np.size(np.asarray(x, dtype=object)) == 0
+
+
 def _per_shot(x: Any, n: int, dtype: Any, name: str) -> np.ndarray:
     """``x`` (a scalar or ``[N]``) as an array of ``n`` values, or :class:`CrokinoleError`."""
     a = _array(np.atleast_1d(np.asarray(x)), dtype, 1, name, "[N]")
@@ -188,8 +198,19 @@ class Batch:
     #: Whether ``max_time`` stopped the shot with discs moving ``[N]``.
     cut_off: np.ndarray
     #: With ``outcomes=True``: every outcome as the outcome file has it (discs, events,
-    #: steps, time), a list of dicts.
+    #: steps, time), a list of dicts (``None`` for a shot refused with
+    #: ``invalid="skip"``).
     outcomes: Optional[list] = None
+    #: Each shot's refusal (the message :class:`CrokinoleError` would carry, naming the
+    #: shot and the field) or ``None``; only ``invalid="skip"`` lets a batch with a refused
+    #: shot through.
+    errors: list = field(default_factory=list)
+
+    @property
+    def valid(self) -> np.ndarray:
+        """Which shots ran ``[N]``: False for a shot refused with ``invalid="skip"`` (its
+        rows hold NaN and -1, its counters 0)."""
+        return np.array([e is None for e in self.errors], dtype=bool)
 
 
 class Engine:
@@ -239,29 +260,43 @@ class Engine:
         *,
         threads: Optional[int] = None,
         outcomes: bool = False,
+        invalid: str = "raise",
     ) -> Batch:
         """Runs ``N`` shots given as arrays and returns a :class:`Batch`.
 
         ``discs[N, M, 2]`` (m) and ``teams[N, M]`` (0 or 1) hold the discs at rest, shot
-        ``k`` using its first ``counts[k]``; the shooter starts at ``pos[N, 2]`` with
-        velocity ``vel[N, 2]`` (m/s), spin ``spin[N]`` (rad/s, default 0) and team
-        ``team`` (scalar or ``[N]``). Every shot is checked before any runs (the error
-        names the shot and the field, as ``crokinole simulate`` does); the outcomes are
-        bit-identical to the command's. ``outcomes=True`` adds every outcome with its
-        events as dicts.
+        ``k`` using its first ``counts[k]``; ``[]`` or ``None`` for all three means no
+        discs at rest (``M = 0``). The shooter starts at ``pos[N, 2]`` with velocity
+        ``vel[N, 2]`` (m/s), spin ``spin[N]`` (rad/s, default 0) and team ``team`` (scalar
+        or ``[N]``). Every shot is checked before any runs (the error names the shot and
+        the field, as ``crokinole simulate`` does): with ``invalid="raise"`` the first
+        refused shot refuses the batch; with ``invalid="skip"`` refused shots are not run
+        and the others are (:attr:`Batch.valid`, :attr:`Batch.errors` say which and why).
+        The outcomes are bit-identical to the command's. ``outcomes=True`` adds every
+        outcome with its events as dicts.
         """
+        if invalid not in ("raise", "skip"):
+            raise CrokinoleError(f"field `invalid`: expected `raise` or `skip`, got `{invalid}`")
+        pos = _array(pos, np.float64, 2, "pos", "[N, 2]")
+        if all(_empty(x) for x in (discs, teams, counts)):
+            discs = np.zeros((pos.shape[0], 0, 2))
+            teams = np.zeros((pos.shape[0], 0), dtype=np.int64)
+            counts = np.zeros(pos.shape[0], dtype=np.int64)
         discs = _array(discs, np.float64, 3, "discs", "[N, M, 2]")
         n = discs.shape[0]
         teams = _array(teams, np.int64, 2, "teams", "[N, M]")
         counts = _array(counts, np.int64, 1, "counts", "[N]")
-        pos = _array(pos, np.float64, 2, "pos", "[N, 2]")
         vel = _array(vel, np.float64, 2, "vel", "[N, 2]")
         spin = _per_shot(0.0 if spin is None else spin, n, np.float64, "spin")
         team = _per_shot(team, n, np.int64, "team")
-        p, s, e, st, t, c, js = self._native.simulate_arrays(
-            discs, teams, counts, pos, vel, spin, team, threads, outcomes
+        p, s, e, st, t, c, js, refused = self._native.simulate_arrays(
+            discs, teams, counts, pos, vel, spin, team, threads, outcomes, invalid == "skip"
         )
-        return Batch(p, s, e, st, t, c, json.loads(js)["outcomes"] if js is not None else None)
+        ran = None
+        if js is not None:
+            it = iter(json.loads(js)["outcomes"])
+            ran = [None if r is not None else next(it) for r in refused]
+        return Batch(p, s, e, st, t, c, ran, refused)
 
     def simulate_shots(
         self, shots: Sequence[Mapping], *, threads: Optional[int] = None, outcomes: bool = False
@@ -492,6 +527,7 @@ def play(
     games: int = 1,
     max_rounds: int = 100,
     threads: Optional[int] = None,
+    illegal: str = "raise",
 ) -> dict:
     """Plays games as ``crokinole play`` does: the game log of game 0 when ``games`` is 1,
     the summary of the run otherwise (docs/play.md).
@@ -501,21 +537,79 @@ def play(
     ``montecarlo:k=8:m=8``, ``planner:budget=2000``, each with an optional ``:spin=S``) or
     a Python callable ``turn -> flick``. The callable gets a dict (``seat``, ``team``,
     ``players``, ``ruleset``, ``round``, ``shot``, ``discs[n, 2]``, ``teams[n]``,
-    ``discs_left`` per seat, ``twenties`` and ``score`` per team, ``seed``) and returns the
+    ``discs_left`` per seat (a list), ``twenties`` and ``score`` per team, ``seed``,
+    ``legal_offsets``: where the seat may place its disc, :func:`legal_offsets`) and returns the
     intended flick as a dict ``{"offset", "aim", "speed", "spin", "target", "value"}``
     (``speed`` required) or a tuple ``(offset, aim, speed, spin)``; the player's ``noise``
     (a dict of widths, a skill level's name such as ``"club"``, or ``"none"``) perturbs it
     like every other player's. An exception in the callable stops the game and
-    is raised here; an illegal flick raises :class:`CrokinoleError`. Ctrl-C stops the games
+    is raised here. An illegal flick (:func:`check_flick` asks before playing) raises
+    :class:`CrokinoleError` with the reason, or with ``illegal="forfeit"`` forfeits the
+    shot as a match referee does: the disc is removed as a shot that left the board
+    touching nothing, and the log's shot has ``forfeit`` (the reason). Ctrl-C stops the games
     within the shot or decision under way (a Python strategy's call runs to its end) and
     raises ``KeyboardInterrupt``; so do ``suggest``, ``simulate_file`` and
     :meth:`Engine.simulate`.
     """
     return json.loads(
         _crokinole.play(
-            list(strategies), players, ruleset, _noise(noise), seed, games, max_rounds, threads
+            list(strategies),
+            players,
+            ruleset,
+            _noise(noise),
+            seed,
+            games,
+            max_rounds,
+            threads,
+            illegal,
         )
     )
+
+
+def _position(turn: Mapping) -> tuple:
+    """``(seat, players, ruleset, discs[n, 2], teams[n])`` of a turn dict (``seat``
+    required; ``players`` 2, ``ruleset`` ``"traditional"`` and no discs by default)."""
+    if "seat" not in turn:
+        raise CrokinoleError("field `seat`: missing (the turn's seat)")
+    discs = turn.get("discs")
+    discs = np.zeros((0, 2)) if discs is None or len(discs) == 0 else discs
+    discs = _array(discs, np.float64, 2, "discs", "[n, 2]")
+    teams = turn.get("teams")
+    teams = np.zeros(0, dtype=np.int64) if teams is None or len(teams) == 0 else teams
+    teams = _array(teams, np.int64, 1, "teams", "[n]")
+    return (
+        int(turn["seat"]),
+        int(turn.get("players", 2)),
+        str(turn.get("ruleset", "traditional")),
+        discs,
+        teams,
+    )
+
+
+def check_flick(turn: Mapping, flick: Any) -> Optional[str]:
+    """Whether ``flick`` is legal on ``turn`` before playing it: ``None`` if it is, else
+    the reason (the field and the problem, e.g. ``field `shooter.pos`: overlaps disc 3 by
+    8.012e-3 m``), the same words :func:`play` raises for an illegal flick.
+
+    ``turn`` is a strategy's turn dict (or any dict with ``seat``, and optionally
+    ``players``, ``ruleset``, ``discs[n, 2]``, ``teams[n]``; the tournament board and
+    default physics, as :func:`play` has them); ``flick`` is what a strategy returns (a
+    dict ``{"offset", "aim", "speed", "spin", "target"}`` or ``(offset, aim, speed,
+    spin)``). A flick is legal when its numbers are (finite, a positive speed within
+    ``physics.max_speed``, ``|aim| <= pi``, ``|offset| <= R / sqrt(2)``), its disc is
+    placed as the rule set says (touching the shooting line, in the seat's quadrant) and
+    it overlaps no disc at rest or peg."""
+    return _crokinole.check_flick(flick, *_position(turn))
+
+
+def legal_offsets(turn: Mapping) -> list:
+    """Where ``turn``'s seat may place its disc: the offsets (m along the shooting line, +
+    to the player's right, as a flick's ``offset``) as sorted disjoint intervals ``[(lo,
+    hi), ...]``. A flick from inside one with legal numbers passes :func:`check_flick`;
+    from outside every one it does not (the ends are pulled in by 1e-9 m). ``turn`` as in
+    :func:`check_flick`; a strategy's turn dict has them already in
+    ``turn["legal_offsets"]``."""
+    return _crokinole.legal_offsets(*_position(turn))
 
 
 def render_shot(

@@ -36,6 +36,7 @@ class Engine:
         team: npt.NDArray[np.int64],
         threads: Optional[int] = None,
         outcomes: bool = False,
+        skip_invalid: bool = False,
     ) -> tuple[
         npt.NDArray[np.float64],
         npt.NDArray[np.int8],
@@ -44,8 +45,9 @@ class Engine:
         npt.NDArray[np.float64],
         npt.NDArray[np.bool_],
         Optional[str],
+        list[Optional[str]],
     ]:
-        """``(pos, state, events, steps, time, cut_off, outcomes_json)`` of a batch."""
+        """``(pos, state, events, steps, time, cut_off, outcomes_json, refused)`` of a batch."""
 
 def simulate_file(
     text: str, rules: Optional[str] = None, trace: Optional[int] = None, threads: Optional[int] = None
@@ -99,8 +101,28 @@ def play(
     games: int = 1,
     max_rounds: int = 100,
     threads: Optional[int] = None,
+    illegal: str = "raise",
 ) -> str:
     """The game log (one game) or the summary ``crokinole play`` prints."""
+
+def check_flick(
+    flick: Any,
+    seat: int,
+    players: int,
+    ruleset_name: str,
+    discs: npt.NDArray[np.float64],
+    teams: npt.NDArray[np.int64],
+) -> Optional[str]:
+    """``None`` if the flick is legal for the seat in the position, else the reason."""
+
+def legal_offsets(
+    seat: int,
+    players: int,
+    ruleset_name: str,
+    discs: npt.NDArray[np.float64],
+    teams: npt.NDArray[np.int64],
+) -> list[tuple[float, float]]:
+    """The offsets along the shooting line where the seat may place its disc."""
 
 def render_shot(
     text: str, shot: int = 0, title: Optional[str] = None, name: Optional[str] = None, every: int = 10
@@ -113,6 +135,38 @@ def render_summary(summary: str, study: Optional[str] = None, title: Optional[st
 def render_plan(plan: str, title: Optional[str] = None) -> str:
     """SVG of a plan's heat map."""
 
+def study_shard(
+    text: str, samples: int, seed: int, index: int, count: int, threads: Optional[int] = None
+) -> str:
+    """Shard ``index`` of ``count`` of a study: its state (``montecarlo --shard``)."""
+
+def merge_study(states: Sequence[str], verify: int = 8, verify_seed: int = 0) -> str:
+    """The summary of a study from its shard states (``crokinole merge``)."""
+
+def play_shard(
+    strategies: Sequence[Union[str, Callable[[dict[str, Any]], Any]]],
+    players: int,
+    ruleset_name: str,
+    noise_spec: str,
+    seed: int,
+    first: int,
+    last: int,
+    max_rounds: int,
+    threads: Optional[int] = None,
+) -> list[int]:
+    """The tally (14 integers) of games ``first..last`` of a run."""
+
+def games_summary(
+    strategies: Sequence[Union[str, Callable[[dict[str, Any]], Any]]],
+    players: int,
+    ruleset_name: str,
+    noise_spec: str,
+    seed: int,
+    max_rounds: int,
+    tally: Sequence[int],
+) -> str:
+    """The summary of a run whose games' tallies add up to ``tally``."""
+
 class GameBatch:
     """``n`` two-player games of an agent against a built-in strategy, stepped natively."""
 
@@ -124,7 +178,7 @@ class GameBatch:
         self,
         n: int,
         seat: int = 0,
-        opponent: str = "greedy:k=8",
+        opponent: Union[str, Callable[[dict[str, Any]], Any], None] = None,
         noise_spec: str = ...,
         ruleset_name: str = "tournament",
         max_rounds: int = 100,
@@ -138,7 +192,7 @@ class GameBatch:
     def reset(self, indices: Sequence[int], which: Optional[Sequence[int]] = None) -> None:
         """Starts games ``which`` (all) as game indices ``indices`` of the run."""
     def step(
-        self, actions: npt.NDArray[np.float64]
+        self, actions: npt.NDArray[np.float64], active: Optional[Sequence[bool]] = None
     ) -> tuple[
         npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.bool_], npt.NDArray[np.bool_]
     ]:
@@ -156,3 +210,44 @@ class GameBatch:
         """``(discs, own, mask, score, round, discs_left)`` of every game."""
     def log_json(self, i: int) -> str:
         """Game ``i``'s log so far."""
+
+class Table:
+    """One game of 2 or 4 players, every seat's flick given from Python a shot at a time."""
+
+    slots: int
+    players: int
+    def __init__(
+        self,
+        players: int = 2,
+        noise_spec: str = ...,
+        ruleset_name: str = "tournament",
+        max_rounds: int = 100,
+        aim_range: float = 0.25,
+        speed_range: tuple[float, float] = (0.3, 3.0),
+        spin_range: float = 20.0,
+    ) -> None: ...
+    def reset(self, index: int) -> None:
+        """Starts game ``index`` of the run."""
+    def turn(self) -> Optional[int]:
+        """The seat to shoot next, ``None`` once the game is over or capped."""
+    def over(self) -> bool:
+        """Whether the game is over."""
+    def shoot(self, action: Sequence[float]) -> bool:
+        """The seat to shoot plays ``action``; whether it was illegal (fallback played)."""
+    def leads(self) -> tuple[int, int]:
+        """Each team's lead."""
+    def winner(self) -> Optional[int]:
+        """The winning team once the game is over."""
+    def observe(
+        self, seat: int
+    ) -> tuple[
+        npt.NDArray[np.float32],
+        npt.NDArray[np.int8],
+        npt.NDArray[np.int8],
+        npt.NDArray[np.int32],
+        npt.NDArray[np.int32],
+        npt.NDArray[np.int32],
+    ]:
+        """``(discs, own, mask, score, round, discs_left)`` of one seat."""
+    def log_json(self) -> str:
+        """The game so far as ``crokinole play`` logs it."""

@@ -2,12 +2,17 @@
 
 ``gymnasium.make("crokinole/Crokinole-v0", **options)`` (registered when ``crokinole`` is
 imported) makes a :class:`CrokinoleEnv`; ``gymnasium.make_vec("crokinole/Crokinole-v0",
-num_envs=N, vectorization_mode="vector_entry_point")`` or :class:`CrokinoleVectorEnv`
-steps ``N`` games natively, in one rayon batch per step.
+num_envs=N)`` (registered through ``vector_entry_point``) or :class:`CrokinoleVectorEnv`
+steps ``N`` games natively, in one rayon batch per step, in any of Gymnasium's autoreset
+modes (``autoreset_mode=``: ``NEXT_STEP`` by default, ``SAME_STEP``, ``DISABLED``).
 
 **An episode** is one game (the ``tournament`` rule set by default: four rounds of eight
-discs each) with the agent in ``seat`` (0 or 2) against ``opponent`` (a built-in
-strategy: ``random``, ``greedy:k=8``, ``montecarlo:k=8:m=8``, ``planner:budget=2000``).
+discs each) with the agent in ``seat`` (0 or 2) against ``opponent``: a built-in
+strategy (``random``, ``greedy:k=8``, ``montecarlo:k=8:m=8``, ``planner:budget=2000``) or
+a Python policy, a callable ``turn -> flick`` as :func:`crokinole.play` takes one (an
+earlier copy of the agent, for self-play; an exception it raises is raised by ``step``
+or ``reset``, and an illegal flick raises :class:`crokinole.CrokinoleError` with the
+reason). For every seat played by agents, see :mod:`crokinole.crokinole_v0`.
 Each step the agent shoots once, then the opponent shoots until it is the agent's turn
 again or the game ends. Every flick, the agent's included, is executed with the players'
 error ``noise`` (``crokinole play``'s model and seeds). ``terminated`` when the game is
@@ -48,6 +53,11 @@ the board: 16 for ``tournament``, 24 for ``traditional``):
 other)`` game score plus ``(own - other)`` of the round in progress. With
 ``reward="win"``: +1 / -1 / 0 when the game ends won / lost / drawn, 0 before.
 
+**Render** (``render_mode``): ``rgb_array`` gives the position as an RGB image ``[512,
+512, 3]`` (uint8: the board and its discs as the library's pictures draw them, rasterised
+by resvg; what ``RecordVideo`` records), ``ansi`` a text board (each disc its team's
+digit); the vector environment gives one frame per game.
+
 **Seeds**: ``reset(seed=s)`` seeds the environment's generator, which draws the game (a
 game index of ``crokinole play``'s run with seed 0: first shooter, the strategies'
 decisions and every player's error all follow from it), so a reset with the same seed
@@ -65,8 +75,9 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from . import DEFAULT_NOISE, _noise
+from . import DEFAULT_NOISE, CrokinoleError, _noise
 from ._crokinole import GameBatch
+from .text_board import text_board
 
 #: Bound of the game seeds drawn by ``reset`` (game indices of the run).
 _SEED_BOUND = 2**63
@@ -106,6 +117,34 @@ def _batch(**options: Any) -> GameBatch:
     )
 
 
+#: Side of the ``rgb_array`` frames, px.
+FRAME_SIZE = 512
+
+
+def _check_render_mode(mode: Optional[str], metadata: dict) -> None:
+    if mode is not None and mode not in metadata["render_modes"]:
+        raise CrokinoleError(
+            f"field `render_mode`: expected one of {metadata['render_modes']} or None, got `{mode}`"
+        )
+
+
+def _render(native: Any, i: int, mode: Optional[str], team: int) -> Any:
+    """Game ``i`` of ``native`` (a ``GameBatch``) drawn for ``mode``."""
+    if mode == "rgb_array":
+        return native.render_rgb(i, FRAME_SIZE)
+    if mode == "ansi":
+        obs = {k: v[i] for k, v in _observation(native).items()}
+        mask = obs["mask"].astype(bool)
+        teams = [team if own else 1 - team for own in obs["own"][mask]]
+        header = (
+            f"team {team} (agent) - team {1 - team}: score {obs['score'][0]}-{obs['score'][1]}, "
+            f"round {obs['round'][0]}-{obs['round'][1]}, "
+            f"discs left {obs['discs_left'][0]}-{obs['discs_left'][1]}"
+        )
+        return text_board(obs["discs"][mask], teams, header)
+    return None
+
+
 def _observation(native: GameBatch) -> dict:
     """Every game's observation, batched (arrays with a leading game axis)."""
     arrays = native.observe()
@@ -114,19 +153,21 @@ def _observation(native: GameBatch) -> dict:
 
 
 class CrokinoleEnv(gym.Env):
-    """One seat of a two-player Crokinole game against a built-in strategy (module
-    documentation for the spaces, the reward and the options).
+    """One seat of a two-player Crokinole game against a built-in strategy or a Python
+    policy (module documentation for the spaces, the reward and the options).
 
-    Options: ``seat`` (0 or 2), ``opponent`` (``"greedy:k=8"``), ``noise`` (a dict, a
+    Options: ``seat`` (0 or 2), ``opponent`` (``"greedy:k=8"``; or a callable), ``noise`` (a dict, a
     skill level's name such as ``"competitive"``, or the command line's
     ``offset=..,aim=..`` form; ``crokinole play``'s default), ``ruleset``
     (``"tournament"``), ``max_rounds`` (100), ``reward`` (``"score"`` or ``"win"``),
     ``aim_range`` (0.25 rad), ``speed_range`` ((0.3, 3.0) m/s), ``spin_range`` (20 rad/s).
     """
 
-    metadata = {"render_modes": []}
+    metadata = {"render_modes": ["rgb_array", "ansi"], "render_fps": 2}
 
-    def __init__(self, **options: Any):
+    def __init__(self, render_mode: Optional[str] = None, **options: Any):
+        _check_render_mode(render_mode, self.metadata)
+        self.render_mode = render_mode
         self.options = dict(options)
         self._native = _batch(num_envs=1, **options)
         self.observation_space = _spaces(self._native.slots)
@@ -158,6 +199,13 @@ class CrokinoleEnv(gym.Env):
             self._info(bool(illegal[0])),
         )
 
+    def render(self) -> Any:
+        """The position after the last step: with ``render_mode="rgb_array"`` an RGB image
+        ``[512, 512, 3]`` (uint8; the board drawn by the library and rasterised, as
+        ``RecordVideo`` takes it), with ``"ansi"`` a text board (str); ``None`` without a
+        render mode."""
+        return _render(self._native, 0, self.render_mode, self._native.team)
+
     def flick(self, action: Any) -> dict:
         """The flick (player terms) that ``action`` means: ``{"offset", "aim", "speed",
         "spin"}``, ``aim`` relative to the direction toward the 20 hole."""
@@ -172,65 +220,145 @@ class CrokinoleEnv(gym.Env):
 
 class CrokinoleVectorEnv(VectorEnv):
     """``num_envs`` games of :class:`CrokinoleEnv`, stepped together in one native rayon
-    batch per step (the GIL released). A game that ends is reset at once (Gymnasium's
-    same-step autoreset): the step returns the new game's first observation and the ended
-    game's last one in ``info["final_obs"]`` (``info["_final_obs"]`` marks which).
+    batch per step (the GIL released).
+
+    ``autoreset_mode`` (a :class:`gymnasium.vector.AutoresetMode` or its value; also in
+    ``metadata``) says what happens to a game that ends, as Gymnasium defines the modes:
+
+    - ``NEXT_STEP`` (the default, Gymnasium's): the step that ends it returns its last
+      observation; the next step resets it instead of stepping it (its action ignored,
+      reward 0, not terminated or truncated) and returns the new game's first
+      observation.
+    - ``SAME_STEP``: the step that ends it resets it at once and returns the new game's
+      first observation, the ended game's last one in ``info["final_obs"]``
+      (``info["_final_obs"]`` marks which) and its info in ``info["final_info"]``.
+    - ``DISABLED``: nothing is reset; ``reset(options={"reset_mask": mask})`` resets the
+      games marked (a step of an ended game not reset raises :class:`CrokinoleError`).
 
     Game ``i`` after ``reset(seed=s)`` is the game a :class:`CrokinoleEnv` plays after
     ``reset(seed=s + i)``, so ``N`` single environments reset with ``s, s+1, ...`` and
-    given the same actions play the same games.
+    given the same actions play the same games; a game reset later draws its next game
+    from its own generator, as a single environment's ``reset()`` does.
+
+    ``info`` holds ``illegal`` (the agent's action was replaced by the fallback flick) and
+    after a reset ``game_index``, each with its ``_`` mask.
     """
 
-    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["rgb_array", "ansi"], "render_fps": 2}
 
-    def __init__(self, num_envs: int = 1, **options: Any):
+    def __init__(
+        self,
+        num_envs: int = 1,
+        autoreset_mode: Any = AutoresetMode.NEXT_STEP,
+        render_mode: Optional[str] = None,
+        **options: Any,
+    ):
+        _check_render_mode(render_mode, type(self).metadata)
+        self.render_mode = render_mode
+        try:
+            mode = AutoresetMode(autoreset_mode)
+        except ValueError:
+            names = ", ".join(m.name for m in AutoresetMode)
+            raise CrokinoleError(
+                f"field `autoreset_mode`: expected one of {names}, got {autoreset_mode!r}"
+            ) from None
         self.num_envs = num_envs
         self.options = dict(options)
+        self.autoreset_mode = mode
+        self.metadata = {**type(self).metadata, "autoreset_mode": mode}
         self._native = _batch(num_envs=num_envs, **options)
         self.single_observation_space = _spaces(self._native.slots)
         self.single_action_space = spaces.Box(-1.0, 1.0, (4,), np.float32)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._rngs: list = [None] * num_envs
+        self._indices: list = [0] * num_envs
+        # NEXT_STEP: the games that ended on the last step, reset on the next one.
+        self._autoreset = np.zeros(num_envs, dtype=bool)
 
     def _draw(self, i: int) -> int:
         return int(self._rngs[i].integers(_SEED_BOUND))
 
+    def _restart(self, which: list) -> None:
+        """Starts the next game of each game in ``which`` (drawn from its generator)."""
+        for i in which:
+            self._indices[i] = self._draw(i)
+        self._native.reset([self._indices[i] for i in which], which)
+
+    def _index_info(self, which: np.ndarray) -> dict:
+        return {
+            "game_index": np.array(self._indices, dtype=np.uint64),
+            "_game_index": which,
+        }
+
     def reset(self, *, seed: Any = None, options: Optional[dict] = None):
-        """Starts every game: with ``seed`` an int ``s``, game ``i``'s generator is
-        seeded with ``s + i`` (a list gives one seed per game); without, from fresh
-        entropy."""
+        """Starts every game, or with ``options={"reset_mask": mask}`` the games marked:
+        with ``seed`` an int ``s``, game ``i``'s generator is seeded with ``s + i`` (a list
+        gives one seed per game); without, a game reset for the first time is seeded from
+        fresh entropy and a game reset again draws its next game from its generator."""
+        mask = None if options is None else options.get("reset_mask")
+        if mask is None:
+            mask = np.ones(self.num_envs, dtype=bool)
+        else:
+            mask = np.asarray(mask)
+            if mask.shape != (self.num_envs,) or mask.dtype != np.bool_:
+                raise CrokinoleError(
+                    f"field `reset_mask`: must be {self.num_envs} booleans, got {mask.dtype} {list(mask.shape)}"
+                )
         if seed is None:
             seeds = [None] * self.num_envs
-        elif isinstance(seed, int):
-            seeds = [seed + i for i in range(self.num_envs)]
+        elif isinstance(seed, (int, np.integer)):
+            seeds = [int(seed) + i for i in range(self.num_envs)]
         else:
             seeds = list(seed)
-        self._rngs = [gym.utils.seeding.np_random(s)[0] for s in seeds]
-        self._indices = [self._draw(i) for i in range(self.num_envs)]
-        self._native.reset(self._indices)
-        return _observation(self._native), {"game_index": np.array(self._indices, dtype=np.uint64)}
+            if len(seeds) != self.num_envs:
+                raise CrokinoleError(f"field `seed`: one per game ({self.num_envs}), got {len(seeds)}")
+        which = [int(i) for i in np.flatnonzero(mask)]
+        for i in which:
+            if seeds[i] is not None or self._rngs[i] is None:
+                self._rngs[i] = gym.utils.seeding.np_random(seeds[i])[0]
+        self._restart(which)
+        self._autoreset[mask] = False
+        return _observation(self._native), self._index_info(mask.copy())
 
     def step(self, actions: Any):
-        """Steps every game with its row of ``actions[N, 4]``; games that end are reset at
-        once (class documentation)."""
+        """Steps every game with its row of ``actions[N, 4]``; what happens to games that
+        end follows ``autoreset_mode`` (class documentation)."""
         a = np.asarray(actions, dtype=np.float64).reshape(self.num_envs, 4)
-        reward, terminated, truncated, illegal = self._native.step(a)
-        info: dict = {"illegal": illegal}
+        info: dict = {}
+        restarted = self._autoreset.copy()
+        if restarted.any():
+            self._restart([int(i) for i in np.flatnonzero(restarted)])
+            info.update(self._index_info(restarted))
+        active = ~restarted
+        reward, terminated, truncated, illegal = self._native.step(a, active.tolist())
+        info["illegal"] = illegal
+        info["_illegal"] = active
         done = np.logical_or(terminated, truncated)
-        if done.any():
+        if self.autoreset_mode == AutoresetMode.NEXT_STEP:
+            self._autoreset = done
+        elif self.autoreset_mode == AutoresetMode.SAME_STEP and done.any():
             final = _observation(self._native)
-            which = [int(i) for i in np.flatnonzero(done)]
-            fresh = [self._draw(i) for i in which]
-            for i, idx in zip(which, fresh):
-                self._indices[i] = idx
-            self._native.reset(fresh, which)
+            final_info = {"illegal": illegal.copy(), "_illegal": done.copy()}
+            self._restart([int(i) for i in np.flatnonzero(done)])
+            info.update(self._index_info(done))
             info["final_obs"] = np.array(
                 [{k: v[i] for k, v in final.items()} if done[i] else None for i in range(self.num_envs)],
                 dtype=object,
             )
             info["_final_obs"] = done
+            info["final_info"] = final_info
+            info["_final_info"] = done
         return _observation(self._native), reward, terminated, truncated, info
+
+    def render(self) -> Optional[tuple]:
+        """Every game drawn as :meth:`CrokinoleEnv.render` draws one: a tuple of ``N``
+        frames (what Gymnasium's vector ``RecordVideo`` tiles), or ``None`` without a
+        render mode."""
+        if self.render_mode is None:
+            return None
+        team = self._native.team
+        return tuple(_render(self._native, i, self.render_mode, team) for i in range(self.num_envs))
 
     def game_log(self, i: int) -> dict:
         """Game ``i``'s log so far (as :meth:`CrokinoleEnv.game_log`)."""

@@ -51,6 +51,7 @@ type BatchArrays<'py> = (
     Bound<'py, PyArray1<f64>>,
     Bound<'py, PyArray1<bool>>,
     Option<String>,
+    Vec<Option<String>>,
 );
 
 /// A team from an integer array, checked as the engine checks it (0 or 1).
@@ -89,7 +90,7 @@ impl Engine {
     /// unused slots hold NaN and -1. `outcomes_json` is the outcome file (JSON) when
     /// `outcomes` is true.
     #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (discs, teams, counts, pos, vel, spin, team, threads=None, outcomes=false))]
+    #[pyo3(signature = (discs, teams, counts, pos, vel, spin, team, threads=None, outcomes=false, skip_invalid=false))]
     fn simulate_arrays<'py>(
         &self,
         py: Python<'py>,
@@ -102,6 +103,7 @@ impl Engine {
         team: PyReadonlyArray1<'py, i64>,
         threads: Option<usize>,
         outcomes: bool,
+        skip_invalid: bool,
     ) -> PyResult<BatchArrays<'py>> {
         let arrays = Arrays::of(&discs, &teams, &counts, &pos, &vel, &spin, &team)?;
         let (n, m) = (arrays.n, arrays.m);
@@ -115,9 +117,17 @@ impl Engine {
         };
         let (board, physics) = (&self.board, &self.physics);
         // Ctrl-C stops the batch within a shot (KeyboardInterrupt; nothing is returned).
-        let json = interruptible(py, |stop| {
+        let (json, refused) = interruptible(py, |stop| {
             on_pool(threads, || {
-                run_arrays(board, physics, &arrays, &mut out, outcomes, stop)
+                run_arrays(
+                    board,
+                    physics,
+                    &arrays,
+                    &mut out,
+                    outcomes,
+                    skip_invalid,
+                    stop,
+                )
             })
         })??
         .map_err(input_error)?;
@@ -129,6 +139,7 @@ impl Engine {
             out.time.into_pyarray(py),
             out.cut.into_pyarray(py),
             json,
+            refused,
         ))
     }
 }
@@ -165,50 +176,59 @@ impl Filled {
 
 /// Checks every shot of `arrays` (a chunk at a time, nothing run), then runs them a chunk
 /// at a time on the current rayon pool, filling `out`; returns the outcome file when
-/// `outcomes` is asked (written as the chunks come).
+/// `outcomes` is asked (written as the chunks come; with `skip_invalid`, of the valid
+/// shots only) and each shot's refusal (`None` for a valid shot). Without `skip_invalid`
+/// the first refused shot refuses the batch; with it, refused shots are not run and keep
+/// their unused rows.
 fn run_arrays(
     board: &Board,
     physics: &Physics,
     arrays: &Arrays<'_>,
     out: &mut Filled,
     outcomes: bool,
+    skip_invalid: bool,
     cancel: &Cancel,
-) -> Result<Option<String>, InputError> {
+) -> Result<(Option<String>, Vec<Option<String>>), InputError> {
     use rayon::prelude::*;
     let n = arrays.n;
-    let chunk_shots = |first: usize| -> Result<Vec<Shot>, InputError> {
-        (first..(first + CHUNK).min(n))
-            .map(|k| arrays.shot(k))
-            .collect()
-    };
+    let mut refused: Vec<Option<String>> = vec![None; n];
     for first in (0..n).step_by(CHUNK) {
-        let shots = chunk_shots(first)?;
-        let checked: Vec<Result<(), InputError>> = shots
-            .par_iter()
-            .enumerate()
-            .map(|(k, s)| {
-                s.world(board, physics)
+        let checked: Vec<Result<(), InputError>> = (first..(first + CHUNK).min(n))
+            .into_par_iter()
+            .map(|k| {
+                let shot = arrays.shot(k)?;
+                shot.world(board, physics)
                     .map(drop)
-                    .map_err(|e| e.in_shot(first + k))
+                    .map_err(|e| e.in_shot(k))
             })
             .collect();
-        checked.into_iter().collect::<Result<(), _>>()?;
+        for (k, c) in checked.into_iter().enumerate() {
+            match c {
+                Ok(()) => {}
+                Err(e) if skip_invalid => refused[first + k] = Some(e.to_string()),
+                Err(e) => return Err(e),
+            }
+        }
     }
+    let refused_ref = &refused;
     let mut items = (0..n).step_by(CHUNK).flat_map(|first| {
+        // The valid shots of the chunk (every one without `skip_invalid`: checked above).
+        let ks: Vec<usize> = (first..(first + CHUNK).min(n))
+            .filter(|&k| refused_ref[k].is_none())
+            .collect();
+        let shots: Result<Vec<Shot>, InputError> = ks.iter().map(|&k| arrays.shot(k)).collect();
         // Once stopped, the rest is skipped: a stopped batch raises KeyboardInterrupt and
         // returns nothing (`interruptible`), so what is filled then does not matter.
-        let run =
-            chunk_shots(first).map(|shots| run_batch_until(board, physics, &shots, cancel).items);
-        let run: Vec<Result<Outcome, InputError>> = match run {
-            Ok(results) => results
+        let run: Vec<(usize, Result<Outcome, InputError>)> = match shots {
+            Ok(shots) => run_batch_until(board, physics, &shots, cancel)
+                .items
                 .into_iter()
-                .map(|r| r.map_err(|e| e.offset_shot(first)))
+                .enumerate()
+                .map(|(i, r)| (ks[i], r.map_err(|e| e.offset_shot(ks[i] - i))))
                 .collect(),
-            Err(e) => vec![Err(e)],
+            Err(e) => vec![(first, Err(e))],
         };
         run.into_iter()
-            .enumerate()
-            .map(move |(k, r)| (first + k, r))
     });
     let mut fill = |(k, r): (usize, Result<Outcome, InputError>)| {
         r.map(|o| {
@@ -224,7 +244,7 @@ fn run_arrays(
         for item in items.by_ref() {
             fill(item)?;
         }
-        return Ok(None);
+        return Ok((None, refused));
     }
     let mut text = Vec::new();
     match write_outcome_stream(&mut text, items.map(fill), Layout::Compact) {
@@ -232,8 +252,9 @@ fn run_arrays(
         Err(StreamWriteError::Items(e)) => return Err(e),
         Err(StreamWriteError::Io(e)) => unreachable!("writing to memory cannot fail: {e}"),
     }
-    Ok(Some(
-        String::from_utf8(text).expect("serde_json writes UTF-8"),
+    Ok((
+        Some(String::from_utf8(text).expect("serde_json writes UTF-8")),
+        refused,
     ))
 }
 

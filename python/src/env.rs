@@ -1,6 +1,7 @@
 //! `GameBatch`: the native core of the Gymnasium environments (`crokinole/env.py`): `N`
-//! two-player games, each with the agent in one seat against a built-in strategy, stepped
-//! together in one rayon batch with the GIL released.
+//! two-player games, each with the agent in one seat against a built-in strategy or a
+//! Python policy (a callable, called with the GIL taken back for each of its shots),
+//! stepped together in one rayon batch with the GIL released.
 //!
 //! A step of game `i`: the agent's action (four numbers in `[-1, 1]`, mapped to a flick in
 //! player terms by [`ActionMap`]) is the intended flick of the agent's seat; if it is not
@@ -16,21 +17,21 @@
 //! being in the game score); the reward is its change over the step, or
 //! with `reward = "win"` +1 / -1 / 0 when the game ends (won / lost / drawn) and 0 before.
 
-use crate::errors::{error, input_error};
-use crate::games::noise;
+use crate::errors::{error, input_error, on_pool};
+use crate::games::{PyStrategy, noise, strategy};
 use crate::library::ruleset;
 use crokinole::montecarlo::PlayerFlick;
 use crokinole::montecarlo::flick::max_offset;
-use crokinole::play::{
-    AnyStrategy, Decision, GameInPlay, NoLegalFlick, PlayConfig, PlayError, Strategy, Turn,
-};
+use crokinole::play::{Decision, GameInPlay, NoLegalFlick, PlayConfig, PlayError, Strategy, Turn};
 use crokinole::rules::{GameResult, board_score, score_difference};
-use crokinole::{Board, InputError, Physics};
+use crokinole::{Board, Physics};
 use glam::DVec2;
 use numpy::ndarray::{Array1, Array2, Array3};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3, PyReadonlyArray2};
 use pyo3::prelude::*;
+use pyo3::types::PyString;
 use rayon::prelude::*;
+use std::sync::Arc;
 
 /// The agent's seat in the configuration: its decisions come from the actions, so this
 /// strategy is only its name in the log.
@@ -64,7 +65,7 @@ pub struct ActionMap {
 
 impl ActionMap {
     /// The flick of action `a`.
-    fn flick(&self, a: [f64; 4]) -> PlayerFlick {
+    pub fn flick(&self, a: [f64; 4]) -> PlayerFlick {
         let c = a.map(|x| x.clamp(-1.0, 1.0));
         PlayerFlick {
             offset: c[0] * self.offset,
@@ -72,6 +73,80 @@ impl ActionMap {
             target: Some(DVec2::ZERO),
             speed: self.speed.0 + (c[2] + 1.0) / 2.0 * (self.speed.1 - self.speed.0),
             spin: c[3] * self.spin,
+        }
+    }
+}
+
+/// Team `team`'s lead in `game`: `(own - other)` game score plus `(own - other)` of the
+/// round in progress (`20 x twenties + board score`; nothing once the game is over, its
+/// last round being in the game score).
+pub fn lead(config: &PlayConfig, game: &GameInPlay, team: u8) -> i64 {
+    let g = game.game();
+    let [a, b] = g.score();
+    let own = if team == 0 { 1 } else { -1 };
+    let board = board_score(&config.board, config.physics.disc_radius, g.position());
+    let score = own * (i64::from(a) - i64::from(b));
+    if g.is_over() {
+        return score;
+    }
+    score + score_difference(team, board, g.twenties())
+}
+
+impl ActionMap {
+    /// The map of the ranges given, checked against the physics (fields `aim_range`,
+    /// `speed_range`, `spin_range`).
+    pub fn checked(
+        board: &Board,
+        physics: &Physics,
+        aim_range: f64,
+        speed_range: (f64, f64),
+        spin_range: f64,
+    ) -> PyResult<ActionMap> {
+        let max_speed = physics.max_speed;
+        let spin_limit = max_speed / physics.disc_radius;
+        let (lo, hi) = speed_range;
+        if !(lo > 0.0 && lo < hi && hi <= max_speed) {
+            return Err(error(format!(
+                "field `speed_range`: needs 0 < low < high <= {max_speed} m/s (physics.max_speed), got ({lo}, {hi})"
+            )));
+        }
+        if !(aim_range.is_finite() && (0.0..=std::f64::consts::FRAC_PI_2).contains(&aim_range)) {
+            return Err(error(format!(
+                "field `aim_range`: must be between 0 and pi/2 rad, got {aim_range}"
+            )));
+        }
+        if !(spin_range.is_finite() && (0.0..=spin_limit).contains(&spin_range)) {
+            return Err(error(format!(
+                "field `spin_range`: must be between 0 and {spin_limit} rad/s, got {spin_range}"
+            )));
+        }
+        Ok(ActionMap {
+            offset: 0.9 * max_offset(board),
+            aim: aim_range,
+            speed: (lo, hi),
+            spin: spin_range,
+        })
+    }
+
+    /// The flick the seat about to shoot in `game` plays for action `a`: the action's
+    /// flick if legal there, else the turn's fallback; and whether it was replaced.
+    pub fn legal_flick(
+        &self,
+        config: &PlayConfig,
+        game: &GameInPlay,
+        a: [f64; 4],
+    ) -> Result<(PlayerFlick, bool), PlayError> {
+        let intended = self.flick(a);
+        let turn = game.turn(&config.board, &config.physics)?;
+        match turn.legal(&intended) {
+            Some(_) => Ok((intended, false)),
+            None => turn
+                .fallback()
+                .map(|f| (f, true))
+                .map_err(|error| PlayError::NoLegalFlick {
+                    game: game.index(),
+                    error,
+                }),
         }
     }
 }
@@ -96,25 +171,24 @@ pub struct GameBatch {
     /// Disc slots of the observation: the most discs a round puts on the board.
     slots: usize,
     games: Vec<Option<GameInPlay>>,
+    /// The opponent when it is a Python callable: an exception it raises stops the step
+    /// and is raised again.
+    python: Option<Arc<PyStrategy>>,
 }
 
 impl GameBatch {
+    /// A game's error as a Python exception: the one the Python opponent raised, if it
+    /// did, else `CrokinoleError` with the message.
+    fn raised(&self, e: PlayError) -> PyErr {
+        self.python
+            .as_ref()
+            .and_then(|p| p.take_error())
+            .unwrap_or_else(|| error(e.to_string()))
+    }
+
     /// The agent's lead in `game` (module documentation).
     fn lead(&self, game: &GameInPlay) -> i64 {
-        let g = game.game();
-        let [a, b] = g.score();
-        let own = if self.team == 0 { 1 } else { -1 };
-        let board = board_score(
-            &self.config.board,
-            self.config.physics.disc_radius,
-            g.position(),
-        );
-        let game = own * (i64::from(a) - i64::from(b));
-        if g.is_over() {
-            // The last round is in the game score already.
-            return game;
-        }
-        game + score_difference(self.team, board, g.twenties())
+        lead(&self.config, game, self.team)
     }
 
     /// The opponent plays until it is the agent's turn or the game ends.
@@ -139,21 +213,7 @@ impl GameBatch {
     /// One step of one game (module documentation).
     fn step_one(&self, game: &mut GameInPlay, action: [f64; 4]) -> Result<Stepped, PlayError> {
         let before = self.lead(game);
-        let (board, physics) = (&self.config.board, &self.config.physics);
-        let intended = self.map.flick(action);
-        let (flick, illegal) = {
-            let turn = game.turn(board, physics)?;
-            match turn.legal(&intended) {
-                Some(_) => (intended, false),
-                None => (
-                    turn.fallback().map_err(|error| PlayError::NoLegalFlick {
-                        game: game.index(),
-                        error,
-                    })?,
-                    true,
-                ),
-            }
-        };
+        let (flick, illegal) = self.map.legal_flick(&self.config, game, action)?;
         let decision = Decision {
             flick,
             value: None,
@@ -207,16 +267,17 @@ type Steps<'py> = (
 #[pymethods]
 impl GameBatch {
     /// `n` games with the agent in `seat` (0 or 2) against `opponent` (a built-in
-    /// strategy's name), every player with the error `noise` (`none` or
+    /// strategy's name, or a Python callable as `play` takes one), every player with the error `noise` (`none` or
     /// `offset=..,aim=..,speed=..,spin=..`), under `ruleset`, stopped after `max_rounds`
     /// rounds; `reward` is `score` or `win`; the action map's ranges (see `ActionMap`).
     #[new]
     #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (n, seat=0, opponent="greedy:k=8", noise_spec="offset=0.003,aim=0.01,speed=0.03,spin=0.5", ruleset_name="tournament", max_rounds=100, reward="score", aim_range=0.25, speed_range=(0.3, 3.0), spin_range=20.0))]
+    #[pyo3(signature = (n, seat=0, opponent=None, noise_spec="offset=0.003,aim=0.01,speed=0.03,spin=0.5", ruleset_name="tournament", max_rounds=100, reward="score", aim_range=0.25, speed_range=(0.3, 3.0), spin_range=20.0))]
     fn new(
+        py: Python<'_>,
         n: usize,
         seat: u8,
-        opponent: &str,
+        opponent: Option<&Bound<'_, PyAny>>,
         noise_spec: &str,
         ruleset_name: &str,
         max_rounds: u32,
@@ -245,36 +306,13 @@ impl GameBatch {
             }
         };
         let noise = noise(noise_spec)?;
-        let opponent = AnyStrategy::parse(opponent, noise)
-            .map_err(|e| input_error(InputError::new("opponent", e)))?;
+        let default = PyString::new(py, "greedy:k=8");
+        let (opponent, python) = strategy(opponent.unwrap_or(&default), noise, "opponent")?;
         let ruleset = ruleset(ruleset_name)?;
         let board = Board::tournament();
         let physics = Physics::default();
-        let max_speed = physics.max_speed;
-        let spin_limit = max_speed / physics.disc_radius;
-        let (lo, hi) = speed_range;
-        if !(lo > 0.0 && lo < hi && hi <= max_speed) {
-            return Err(error(format!(
-                "field `speed_range`: needs 0 < low < high <= {max_speed} m/s (physics.max_speed), got ({lo}, {hi})"
-            )));
-        }
-        if !(aim_range.is_finite() && (0.0..=std::f64::consts::FRAC_PI_2).contains(&aim_range)) {
-            return Err(error(format!(
-                "field `aim_range`: must be between 0 and pi/2 rad, got {aim_range}"
-            )));
-        }
-        if !(spin_range.is_finite() && (0.0..=spin_limit).contains(&spin_range)) {
-            return Err(error(format!(
-                "field `spin_range`: must be between 0 and {spin_limit} rad/s, got {spin_range}"
-            )));
-        }
-        let map = ActionMap {
-            offset: 0.9 * max_offset(&board),
-            aim: aim_range,
-            speed: (lo, hi),
-            spin: spin_range,
-        };
-        let mut strategies: Vec<Box<dyn Strategy>> = vec![Box::new(opponent)];
+        let map = ActionMap::checked(&board, &physics, aim_range, speed_range, spin_range)?;
+        let mut strategies: Vec<Box<dyn Strategy>> = vec![opponent];
         let agent: Box<dyn Strategy> = Box::new(Agent);
         if seat == 0 {
             strategies.insert(0, agent);
@@ -302,6 +340,7 @@ impl GameBatch {
             map,
             slots,
             games: (0..n).map(|_| None).collect(),
+            python,
         })
     }
 
@@ -378,21 +417,27 @@ impl GameBatch {
             )));
         }
         let this = &*self;
-        let started: Vec<Result<GameInPlay, PlayError>> =
-            py.detach(|| indices.par_iter().map(|&index| this.start(index)).collect());
+        let started: Vec<Result<GameInPlay, PlayError>> = py.detach(|| {
+            on_pool(None, || {
+                indices.par_iter().map(|&index| this.start(index)).collect()
+            })
+        })?;
         for (i, g) in which.into_iter().zip(started) {
-            self.games[i] = Some(g.map_err(|e| error(e.to_string()))?);
+            self.games[i] = Some(g.map_err(|e| self.raised(e))?);
         }
         Ok(())
     }
 
     /// Steps every game with its row of `actions[N, 4]` in one rayon batch and returns
-    /// `(reward[N], terminated[N], truncated[N], illegal[N])`. Every game must be in play
-    /// (reset, and not ended since).
+    /// `(reward[N], terminated[N], truncated[N], illegal[N])`. With `active[N]`, only the
+    /// games marked are stepped (the others give 0 and false, their actions ignored).
+    /// Every game stepped must be in play (reset, and not ended since).
+    #[pyo3(signature = (actions, active=None))]
     fn step<'py>(
         &mut self,
         py: Python<'py>,
         actions: PyReadonlyArray2<'py, f64>,
+        active: Option<Vec<bool>>,
     ) -> PyResult<Steps<'py>> {
         let a = actions.as_array();
         let n = self.games.len();
@@ -402,7 +447,17 @@ impl GameBatch {
                 a.shape()
             )));
         }
+        let active = active.unwrap_or_else(|| vec![true; n]);
+        if active.len() != n {
+            return Err(error(format!(
+                "field `active`: must have one entry per game ({n}), got {}",
+                active.len()
+            )));
+        }
         for (i, g) in self.games.iter().enumerate() {
+            if !active[i] {
+                continue;
+            }
             match g {
                 Some(g) if self.config.turn(g) == Some(self.seat) => {}
                 Some(_) => {
@@ -418,24 +473,28 @@ impl GameBatch {
             .collect();
         let mut games = std::mem::take(&mut self.games);
         let this = &*self;
-        let results: Vec<Result<Stepped, PlayError>> = py.detach(|| {
-            games
-                .par_iter_mut()
-                .with_max_len(1)
-                .zip(actions.par_iter())
-                .map(|(g, &a)| match g {
-                    Some(g) => this.step_one(g, a),
-                    None => Ok(Stepped::default()),
-                })
-                .collect()
+        let results: Result<Vec<Result<Stepped, PlayError>>, PyErr> = py.detach(|| {
+            on_pool(None, || {
+                games
+                    .par_iter_mut()
+                    .with_max_len(1)
+                    .zip(actions.par_iter())
+                    .zip(active.par_iter())
+                    .map(|((g, &a), &on)| match g {
+                        Some(g) if on => this.step_one(g, a),
+                        _ => Ok(Stepped::default()),
+                    })
+                    .collect()
+            })
         });
         self.games = games;
+        let results = results?;
         let mut reward = Array1::<f64>::zeros(n);
         let mut terminated = Array1::<bool>::from_elem(n, false);
         let mut truncated = Array1::<bool>::from_elem(n, false);
         let mut illegal = Array1::<bool>::from_elem(n, false);
         for (k, r) in results.into_iter().enumerate() {
-            let s = r.map_err(|e| error(e.to_string()))?;
+            let s = r.map_err(|e| self.raised(e))?;
             reward[k] = s.reward;
             terminated[k] = s.terminated;
             truncated[k] = s.truncated;
@@ -501,6 +560,22 @@ impl GameBatch {
             round.into_pyarray(py),
             left.into_pyarray(py),
         ))
+    }
+
+    /// Game `i`'s position as an RGB image `[size, size, 3]` (u8): the board and its
+    /// discs as the library draws them ([`crate::raster::position_rgb`]).
+    #[pyo3(signature = (i, size=512))]
+    fn render_rgb<'py>(
+        &self,
+        py: Python<'py>,
+        i: usize,
+        size: u32,
+    ) -> PyResult<Bound<'py, numpy::PyArray3<u8>>> {
+        let g = self.game(i)?.game();
+        let (board, physics) = (&self.config.board, &self.config.physics);
+        let image =
+            py.detach(|| crate::raster::position_rgb(board, physics, g.position(), size))?;
+        Ok(image.into_pyarray(py))
     }
 
     /// Game `i`'s log so far (the JSON of `crokinole play`'s game log).

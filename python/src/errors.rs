@@ -72,12 +72,52 @@ pub fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, PyErr> {
         .map_err(|e| PyOSError::new_err(format!("cannot start worker threads: {e}")))
 }
 
+/// The process that loaded the module: its rayon global pool is the one to use. A child
+/// forked from it (multiprocessing's `fork`, Gymnasium's `AsyncVectorEnv`) inherits the
+/// global pool's bookkeeping but none of its threads, so work sent there would wait
+/// forever: a child uses a pool of its own instead ([`on_pool`]).
+static LOADED_IN: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+
+/// The pool of a forked child, with the process id it was built in (a grandchild builds
+/// its own in turn).
+static CHILD_POOL: std::sync::Mutex<Option<(u32, std::sync::Arc<rayon::ThreadPool>)>> =
+    std::sync::Mutex::new(None);
+
+/// Records the process that loaded the module (called when the module loads).
+pub fn loaded() {
+    LOADED_IN.get_or_init(std::process::id);
+}
+
+/// The pool of this forked child, built on its first use (all cores).
+fn child_pool(pid: u32) -> Result<std::sync::Arc<rayon::ThreadPool>, PyErr> {
+    // A lock poisoned by a panic elsewhere still holds a usable pool (or none).
+    let mut slot = CHILD_POOL.lock().unwrap_or_else(|e| e.into_inner());
+    match &*slot {
+        Some((p, pool)) if *p == pid => Ok(pool.clone()),
+        _ => {
+            let fresh = std::sync::Arc::new(pool(None)?);
+            *slot = Some((pid, fresh.clone()));
+            Ok(fresh)
+        }
+    }
+}
+
 /// Runs `f` on `threads` workers: the global rayon pool when `None` (no pool to start),
-/// a pool of its own otherwise. Results never depend on the choice.
+/// a pool of its own otherwise. In a process forked from the one that loaded the module
+/// (whose global pool has no threads), `None` means a pool built in that process on its
+/// first use: so the package works in forked workers. Results never depend on the choice.
 pub fn on_pool<T: Send>(threads: Option<usize>, f: impl FnOnce() -> T + Send) -> Result<T, PyErr> {
     match threads {
-        None => Ok(f()),
         Some(n) => Ok(pool(Some(n))?.install(f)),
+        None if rayon::current_thread_index().is_some() => Ok(f()),
+        None => {
+            let pid = std::process::id();
+            if LOADED_IN.get().is_none_or(|&p| p == pid) {
+                Ok(f())
+            } else {
+                Ok(child_pool(pid)?.install(f))
+            }
+        }
     }
 }
 

@@ -34,6 +34,9 @@ pub struct PyStrategy {
     name: String,
     /// The first exception the callable raised (the game stops on it).
     error: Mutex<Option<PyErr>>,
+    /// Whether an illegal flick forfeits its shot (`illegal="forfeit"`) instead of stopping
+    /// the games with its reason.
+    forfeit: bool,
 }
 
 impl PyStrategy {
@@ -61,7 +64,14 @@ impl PyStrategy {
                 .collect::<Vec<u8>>()
                 .into_pyarray(py),
         )?;
-        d.set_item("discs_left", game.discs_left_per_seat().to_vec())?;
+        // A list of ints (a `Vec<u8>` would become `bytes`).
+        let left: Vec<u32> = game
+            .discs_left_per_seat()
+            .iter()
+            .map(|&n| n.into())
+            .collect();
+        d.set_item("discs_left", left)?;
+        d.set_item("legal_offsets", turn.legal_offsets())?;
         d.set_item("twenties", game.twenties().to_vec())?;
         d.set_item("score", game.score().to_vec())?;
         d.set_item("seed", turn.seed())?;
@@ -71,7 +81,7 @@ impl PyStrategy {
     /// The callable's answer as a decision: a dict `{offset, aim, speed, spin, target,
     /// value}` (`speed` required, the others optional) or a sequence `(offset, aim, speed,
     /// spin)`.
-    fn decision(answer: &Bound<'_, PyAny>) -> PyResult<Decision> {
+    pub fn decision(answer: &Bound<'_, PyAny>) -> PyResult<Decision> {
         let mut f = PlayerFlick {
             offset: 0.0,
             aim: 0.0,
@@ -137,18 +147,18 @@ impl Strategy for PyStrategy {
             let view = PyStrategy::turn_dict(py, turn)?;
             let answer = self.callable.bind(py).call1((view,))?;
             let decision = PyStrategy::decision(&answer)?;
-            // The numbers and the placement, checked here so that the error names the
-            // field and the reason (a NaN speed, an offset outside the quadrant), not
-            // only that the flick is illegal.
-            decision
-                .flick
-                .check(turn.board(), turn.seat())
-                .map_err(|e| {
-                    error(format!(
-                        "the strategy `{}` chose an illegal flick: {e}",
-                        self.name
-                    ))
-                })?;
+            // Checked here so that the error names the field and the reason (a NaN speed,
+            // an offset outside the quadrant, an overlap and by how much).
+            if self.forfeit {
+                // The game forfeits the shot of an illegal flick, the reason in its log.
+                return Ok(decision);
+            }
+            turn.check(&decision.flick).map_err(|e| {
+                error(format!(
+                    "the strategy `{}` chose an illegal flick: {e}",
+                    self.name
+                ))
+            })?;
             Ok(decision)
         });
         result.map_err(|e| {
@@ -161,6 +171,10 @@ impl Strategy for PyStrategy {
 
     fn name(&self) -> String {
         self.name.clone()
+    }
+
+    fn forfeits_illegal(&self) -> bool {
+        self.forfeit
     }
 }
 
@@ -180,6 +194,9 @@ impl Strategy for Shared {
     fn name(&self) -> String {
         self.0.name()
     }
+    fn forfeits_illegal(&self) -> bool {
+        self.0.forfeits_illegal()
+    }
 }
 
 /// A noise model from its command-line form (`none`, `offset=..,aim=..`), fields `noise.*`.
@@ -187,58 +204,66 @@ pub fn noise(spec: &str) -> PyResult<Noise> {
     parse_noise(spec).map_err(input_error)
 }
 
-/// Parses a list of strategies: strings as `--strategies` entries (field `strategies[k]`),
-/// callables as Python strategies named `python:NAME` (the callable's `__name__`).
-fn seats(items: &Bound<'_, PyList>, noise: Noise) -> PyResult<Vec<Seat>> {
-    let mut out = Vec::new();
-    for (k, item) in items.iter().enumerate() {
-        if let Ok(s) = item.extract::<String>() {
-            let s = AnyStrategy::parse(&s, noise)
-                .map_err(|e| input_error(InputError::new(format!("strategies[{k}]"), e)))?;
-            out.push(Seat::BuiltIn(s));
-        } else if item.is_callable() {
-            let name = item
-                .getattr("__name__")
-                .and_then(|n| n.extract::<String>())
-                .unwrap_or_else(|_| "strategy".to_string());
-            out.push(Seat::Python(std::sync::Arc::new(PyStrategy {
-                callable: item.unbind(),
-                name: format!("python:{name}"),
-                error: Mutex::new(None),
-            })));
-        } else {
-            return Err(error(format!(
-                "field `strategies[{k}]`: expected a strategy name or a callable"
-            )));
-        }
+/// One strategy: a string as a `--strategies` entry (errors on field `field`), a callable
+/// as a Python strategy named `python:NAME` (the callable's `__name__`).
+fn seat(item: &Bound<'_, PyAny>, noise: Noise, forfeit: bool, field: &str) -> PyResult<Seat> {
+    if let Ok(s) = item.extract::<String>() {
+        let s = AnyStrategy::parse(&s, noise)
+            .map_err(|e| input_error(InputError::new(field.to_string(), e)))?;
+        Ok(Seat::BuiltIn(s))
+    } else if item.is_callable() {
+        let name = item
+            .getattr("__name__")
+            .and_then(|n| n.extract::<String>())
+            .unwrap_or_else(|_| "strategy".to_string());
+        Ok(Seat::Python(std::sync::Arc::new(PyStrategy {
+            callable: item.clone().unbind(),
+            name: format!("python:{name}"),
+            error: Mutex::new(None),
+            forfeit,
+        })))
+    } else {
+        Err(error(format!(
+            "field `{field}`: expected a strategy name or a callable"
+        )))
     }
-    Ok(out)
 }
 
-/// Plays games as `crokinole play` does and returns what it prints: the game log of game
-/// 0 when `games` is 1, the summary of games `0..games` otherwise. `strategies` holds one
-/// entry per seat in play (or per team with four players): a built-in strategy's name or
-/// a Python callable.
-#[allow(clippy::too_many_arguments)]
-#[pyfunction]
-#[pyo3(signature = (strategies, players=2, ruleset_name="traditional", noise_spec="offset=0.003,aim=0.01,speed=0.03,spin=0.5", seed=0, games=1, max_rounds=100, threads=None))]
-fn play(
-    py: Python<'_>,
+/// A seat's strategy for a configuration, and the Python strategy behind it if any.
+pub type SeatStrategy = (Box<dyn Strategy>, Option<std::sync::Arc<PyStrategy>>);
+
+/// A seat's strategy (`strategy(item)` as in [`seat`]) for a configuration, with the
+/// Python strategy to read its error from when it is one.
+pub fn strategy(item: &Bound<'_, PyAny>, noise: Noise, field: &str) -> PyResult<SeatStrategy> {
+    Ok(match seat(item, noise, false, field)? {
+        Seat::BuiltIn(b) => (Box::new(b), None),
+        Seat::Python(p) => (Box::new(Shared(p.clone())), Some(p)),
+    })
+}
+
+/// Parses a list of strategies (field `strategies[k]`, [`seat`]).
+fn seats(items: &Bound<'_, PyList>, noise: Noise, forfeit: bool) -> PyResult<Vec<Seat>> {
+    items
+        .iter()
+        .enumerate()
+        .map(|(k, item)| seat(&item, noise, forfeit, &format!("strategies[{k}]")))
+        .collect()
+}
+
+/// The configuration of a `play` run (its arguments checked as `play` checks them) and
+/// its Python strategies, whose errors to read after the games.
+pub fn play_config(
     strategies: &Bound<'_, PyList>,
     players: u8,
     ruleset_name: &str,
     noise_spec: &str,
     seed: u64,
-    games: u64,
     max_rounds: u32,
-    threads: Option<usize>,
-) -> PyResult<String> {
+    forfeit: bool,
+) -> PyResult<(PlayConfig, Vec<std::sync::Arc<PyStrategy>>)> {
     let ruleset = ruleset(ruleset_name)?;
     let noise = noise(noise_spec)?;
-    if games == 0 {
-        return Err(error("field `games`: must be at least 1, got 0"));
-    }
-    let seats = seats(strategies, noise)?;
+    let seats = seats(strategies, noise, forfeit)?;
     let python: Vec<std::sync::Arc<PyStrategy>> = seats
         .iter()
         .filter_map(|s| match s {
@@ -263,6 +288,50 @@ fn play(
         max_rounds,
     };
     config.check().map_err(input_error)?;
+    Ok((config, python))
+}
+
+/// Plays games as `crokinole play` does and returns what it prints: the game log of game
+/// 0 when `games` is 1, the summary of games `0..games` otherwise. `strategies` holds one
+/// entry per seat in play (or per team with four players): a built-in strategy's name or
+/// a Python callable. `illegal` says what a Python strategy's illegal flick does: `raise`
+/// (stop with its reason) or `forfeit` (the shot is forfeited, the reason in the log).
+#[allow(clippy::too_many_arguments)]
+#[pyfunction]
+#[pyo3(signature = (strategies, players=2, ruleset_name="traditional", noise_spec="offset=0.003,aim=0.01,speed=0.03,spin=0.5", seed=0, games=1, max_rounds=100, threads=None, illegal="raise"))]
+fn play(
+    py: Python<'_>,
+    strategies: &Bound<'_, PyList>,
+    players: u8,
+    ruleset_name: &str,
+    noise_spec: &str,
+    seed: u64,
+    games: u64,
+    max_rounds: u32,
+    threads: Option<usize>,
+    illegal: &str,
+) -> PyResult<String> {
+    let forfeit = match illegal {
+        "raise" => false,
+        "forfeit" => true,
+        other => {
+            return Err(error(format!(
+                "field `illegal`: expected `raise` or `forfeit`, got `{other}`"
+            )));
+        }
+    };
+    if games == 0 {
+        return Err(error("field `games`: must be at least 1, got 0"));
+    }
+    let (config, python) = play_config(
+        strategies,
+        players,
+        ruleset_name,
+        noise_spec,
+        seed,
+        max_rounds,
+        forfeit,
+    )?;
     let played = interruptible(py, |stop| {
         on_pool(threads, || {
             if games == 1 {

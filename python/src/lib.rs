@@ -10,19 +10,30 @@
 //! - [`engine`]: `Engine` (board and physics) and shot batches as arrays.
 //! - [`library`]: shot files, flicks in player terms, studies, the planner, pictures.
 //! - [`games`]: games between strategies, strategies written in Python.
+//! - [`legality`]: whether a flick is legal for a seat, why not, and the legal offsets.
 //! - [`env`]: `GameBatch`, the native core of the Gymnasium environments.
+//! - [`raster`]: a position as pixels (resvg), for the environments' `rgb_array` render.
+//! - [`shards`]: study shards and their exact merge, games in ranges of indices: the
+//!   distributed runs' tasks.
+//! - [`table`]: `Table`, a game played a shot at a time from Python: the PettingZoo
+//!   environment's core.
 
 mod engine;
 mod env;
 mod errors;
 mod games;
+mod legality;
 mod library;
+mod raster;
+mod shards;
+mod table;
 
 use pyo3::prelude::*;
 
 /// The extension module.
 #[pymodule]
 fn _crokinole(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    errors::loaded();
     m.add(
         "CrokinoleError",
         m.py().get_type::<errors::CrokinoleError>(),
@@ -30,8 +41,11 @@ fn _crokinole(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<engine::Engine>()?;
     m.add_class::<env::GameBatch>()?;
+    m.add_class::<table::Table>()?;
     m.add_function(wrap_pyfunction!(errors::read_text, m)?)?;
     library::register(m)?;
     games::register(m)?;
+    legality::register(m)?;
+    shards::register(m)?;
     Ok(())
 }

@@ -7,6 +7,8 @@ import json
 import os
 import signal
 import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -70,3 +72,21 @@ def cli_error(cli, *args, input=None) -> str:
     line = p.stderr.strip().splitlines()[-1]
     assert line.startswith("error: "), line
     return line[len("error: "):]
+
+
+def run_isolated(code: str, limit: float = 180) -> str:
+    """Runs `code` in a fresh interpreter from the repository's root and returns what it
+    printed; a run that does not end within `limit` seconds fails (a hang fails the
+    test instead of stalling the run), as does one that fails."""
+    try:
+        p = subprocess.run(
+            [sys.executable, "-c", textwrap.dedent(code)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=limit,
+        )
+    except subprocess.TimeoutExpired:
+        raise AssertionError(f"hung: no answer within {limit} s") from None
+    assert p.returncode == 0, p.stderr
+    return p.stdout

@@ -5,6 +5,7 @@ import gymnasium as gym
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
+from gymnasium.vector import AutoresetMode
 
 import crokinole as ck
 from crokinole.env import CrokinoleEnv, CrokinoleVectorEnv
@@ -86,7 +87,7 @@ def test_actions_are_the_documented_flicks_and_noise_is_applied():
 def test_vector_env_equals_single_envs():
     n = 3
     rng = np.random.default_rng(2)
-    vec = CrokinoleVectorEnv(num_envs=n, **FAST)
+    vec = CrokinoleVectorEnv(num_envs=n, autoreset_mode=AutoresetMode.SAME_STEP, **FAST)
     singles = [CrokinoleEnv(**FAST) for _ in range(n)]
     obs, _ = vec.reset(seed=40)
     single_obs = [e.reset(seed=40 + i)[0] for i, e in enumerate(singles)]

@@ -7,8 +7,8 @@ use super::failure::Failure;
 use super::output::{read_input, write_output};
 use super::signals::StopSignals;
 use crokinole::jobs::simulate::{
-    HELD_BYTES, ShotSource, SimulateOptions, StreamFailure, StreamOutput, Text, check_stream,
-    simulate_stream,
+    HELD_BYTES, ShotSource, SimulateOptions, StreamFailure, StreamOutput, Streamed, Text,
+    check_and_simulate_stream,
 };
 use crokinole::rules::Ruleset;
 use std::io::Read;
@@ -47,13 +47,13 @@ pub struct Args {
 }
 
 /// `crokinole simulate`: the job `crokinole::jobs::simulate` streamed
-/// ([`check_stream`], then [`simulate_stream`]) on `threads` workers, its outcome file
-/// written as JSON in the asked layout or as CSV. The file is read a shot at a time, twice:
-/// every shot is checked (with `--rules`, also its seat and placement) before any runs,
-/// and nothing is written unless all are valid; then the shots run a chunk at a time, each
-/// chunk's outcomes written before the next chunk is read, so memory is bounded by a chunk
-/// whatever the file's size. A file of up to 16 MiB, standard input or a pipe is held in
-/// memory (parsed faster; a pipe cannot be read twice).
+/// ([`check_and_simulate_stream`]) on `threads` workers, its outcome file written as JSON
+/// in the asked layout or as CSV. Every shot is checked (with `--rules`, also its seat and
+/// placement) and nothing is written unless all are valid; the shots run a chunk at a time,
+/// each chunk's outcomes written as they come. A file of up to 16 MiB, standard input or
+/// a pipe is held in memory and parsed once, checked while the first chunks compute; a
+/// larger file is read from disk twice, a shot at a time (once to check, once to run), so
+/// memory is bounded by a chunk whatever the file's size.
 pub fn run(a: Args) -> Result<(), Failure> {
     let stdin_text;
     let text_source;
@@ -77,7 +77,6 @@ pub fn run(a: Args) -> Result<(), Failure> {
         rules: a.rules.then_some(a.ruleset),
         trace: a.trace,
     };
-    let checked = check_stream(source, options.rules).map_err(Failure::Input)?;
     let pool = a.threads.pool()?;
     let signals = StopSignals::watch()?;
     let output = if a.csv {
@@ -85,11 +84,15 @@ pub fn run(a: Args) -> Result<(), Failure> {
     } else {
         StreamOutput::Json(a.layout.layout())
     };
-    let (mut failed, mut shots) = (None, 0);
+    let mut failed = None;
+    let mut streamed = Streamed {
+        shots: 0,
+        written: 0,
+    };
     let written = write_output(a.output.path(), |w| {
         let cancel = signals.cancel();
-        simulate_stream(source, &checked, options, output, Some(&pool), cancel, w)
-            .map(|n| shots = n)
+        check_and_simulate_stream(source, options, output, Some(&pool), cancel, w)
+            .map(|s| streamed = s)
             .map_err(|e| match e {
                 StreamFailure::Io(e) => e,
                 StreamFailure::Input(e) => {
@@ -103,11 +106,11 @@ pub fn run(a: Args) -> Result<(), Failure> {
         Some(e) => Err(Failure::Input(e)),
         None => written,
     }?;
-    if shots < checked.shots {
+    if streamed.written < streamed.shots {
         // Ctrl-C: the output holds the outcomes of the shots that finished, in order.
         return Err(signals.stopped(format!(
-            "{shots} of {} shots; the output holds the outcomes of the shots that finished, in order",
-            checked.shots,
+            "{} of {} shots; the output holds the outcomes of the shots that finished, in order",
+            streamed.written, streamed.shots,
         )));
     }
     Ok(())

@@ -14,6 +14,8 @@
 //! - [`run`]: [`PlayConfig`], [`GameLog`] and the seeds of games, decisions and executions;
 //!   [`GameInPlay`], a game played one shot at a time (for callers that decide some shots
 //!   themselves).
+//! - [`legality`]: whether a flick is legal where a seat stands, why not, and the offsets
+//!   along the shooting line where it may place its disc.
 //! - [`replay`]: [`LoggedGame`], a game log read back, and the shot of each logged shot.
 //! - [`summary`]: [`GameStats`], [`SummaryTally`], [`GamesSummary`]; [`PlayConfig::play_many`].
 //!
@@ -46,6 +48,7 @@
 //! ```
 
 pub mod config;
+pub mod legality;
 pub mod replay;
 pub mod run;
 pub mod strategy;
@@ -54,6 +57,7 @@ pub mod summary;
 pub use config::{
     DEFAULT_NOISE, DEFAULT_STRATEGIES, is_inline_noise, parse_noise, parse_strategies,
 };
+pub use legality::{check_flick, legal_offsets};
 pub use replay::{LoggedGame, LoggedShot};
 pub use run::{GameInPlay, GameLog, PlayConfig, PlayError, ShotLog};
 pub use strategy::{

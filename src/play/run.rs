@@ -449,7 +449,9 @@ impl PlayConfig {
     }
 
     /// The seat to shoot plays `decision` (its intended flick, which must be legal where
-    /// it stands, [`Turn::legal`]): its player's error perturbs the flick (sample `number`
+    /// it stands, [`Turn::legal`]; an illegal one is refused with its reason,
+    /// [`Turn::check`], or forfeits the shot with it as reason when the seat's strategy
+    /// [`forfeits_illegal`](Strategy::forfeits_illegal)): its player's error perturbs the flick (sample `number`
     /// of stream `execute`, `number` the shot's number in the game; the intended flick if
     /// the executed one is not legal), the engine runs it and the game judges it. Returns
     /// the shot's log, also kept in `game`.
@@ -498,15 +500,23 @@ impl PlayConfig {
         let (board, physics) = (&self.board, &self.physics);
         let turn = game.turn(board, physics)?;
         let (seat, team) = (turn.seat(), turn.team());
-        let intended = turn.legal(&decision.flick).ok_or_else(|| {
-            game_err(GameError::Input(InputError::new(
-                "flick",
-                format!(
-                    "the strategy `{}` chose an illegal flick",
-                    self.strategy_of(seat).name()
-                ),
-            )))
-        })?;
+        let intended = match turn.check(&decision.flick) {
+            Ok(flick) => flick,
+            // A strategy that asks for it forfeits the shot of an illegal flick.
+            Err(e) if self.strategy_of(seat).forfeits_illegal() => {
+                let reason = format!("illegal flick: {e}");
+                return self.forfeit(game, Some(decision.flick), &reason);
+            }
+            Err(e) => {
+                return Err(game_err(GameError::Input(InputError::new(
+                    "flick",
+                    format!(
+                        "the strategy `{}` chose an illegal flick: {e}",
+                        self.strategy_of(seat).name()
+                    ),
+                ))));
+            }
+        };
         // The flick the seat actually plays: sample `number` of its player's error
         // around the intended flick (the intended flick itself if the sampler refuses).
         let executed = turn

@@ -53,7 +53,9 @@ pub mod verdict;
 
 pub use game::{Game, GameError, GameResult, RoundRecord, ShotRecord, first_seat_from_seed};
 pub use judge::{ShotEntry, check_rules, judge_outcomes};
-pub use placement::{PlacementError, check_placement};
+pub use placement::{
+    PlacementError, blocked_offsets, check_placement, legal_offsets, quadrant_offset_limit,
+};
 pub use ruleset::Ruleset;
 pub use scoring::{board_score, round_points, round_totals, score_difference};
 pub use seat::{

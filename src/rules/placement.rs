@@ -287,6 +287,96 @@ pub fn check_placement(
     Ok(())
 }
 
+/// Largest `|offset|` the quadrant rule allows a disc centred on the shooting line's
+/// middle circle (radius `L`), where `offset` is the centre's `lateral` component in the
+/// seat's frame (positive to the shooter's right): traditional `L / sqrt(2)` (the centre
+/// on the quadrant line); tournament the `o` at which `o - sqrt(L^2 - o^2) = sqrt(2) (R +
+/// w/2)`, that is `(c + sqrt(2 L^2 - c^2)) / 2` with `c = sqrt(2) (R + w/2)` (the disc
+/// overhanging the line while still touching it). Square roots only: the same on every
+/// machine.
+pub fn quadrant_offset_limit(board: &Board, disc_radius: f64, ruleset: Ruleset) -> f64 {
+    let l = board.shooting_line_radius;
+    let c = match ruleset {
+        Ruleset::Traditional => 0.0,
+        Ruleset::Tournament => std::f64::consts::SQRT_2 * (disc_radius + 0.5 * board.line_width),
+    };
+    let c = c.min(l);
+    0.5 * (c + (2.0 * l * l - c * c).sqrt())
+}
+
+/// The offsets (as in [`quadrant_offset_limit`]) of the shooting line's middle circle at
+/// which a disc of radius `disc_radius` centred there, for seat `seat`, would overlap one
+/// of `discs` (each of radius `disc_radius`) or a peg: one open interval `(lo, hi)` per
+/// body within reach, in the order of `discs` then the pegs, not merged. A body reaches
+/// the circle where its centre `q` is within `s` (the sum of the radii) of it; the blocked
+/// arc's ends are where `|p - q| = s` on the circle, found with square roots only. Only
+/// bodies on the seat's half (`along > 0`) are counted: a body on the far half can only
+/// touch the circle more than `L - s` from the seat's axis, beyond every quadrant limit.
+pub fn blocked_offsets(
+    board: &Board,
+    disc_radius: f64,
+    seat: u8,
+    discs: &[crate::shot::Placed],
+) -> Vec<(f64, f64)> {
+    let l = board.shooting_line_radius;
+    let bodies = discs.iter().map(|d| (d.pos, 2.0 * disc_radius)).chain(
+        board
+            .pegs
+            .iter()
+            .map(|&p| (p, disc_radius + board.peg_radius)),
+    );
+    let mut out = Vec::new();
+    for (q, s) in bodies {
+        let (along, lateral) = seat_frame(seat, q);
+        let rho = q.length();
+        if !(along > 0.0 && (rho - l).abs() < s) {
+            continue;
+        }
+        // Points p of the circle with p . q = k are where |p - q| = s.
+        let k = 0.5 * (l * l + rho * rho - s * s);
+        let foot = k / (rho * rho);
+        let h = (l * l - k * k / (rho * rho)).max(0.0).sqrt() / rho;
+        let (mid, half) = (foot * lateral, h * along);
+        out.push((mid - half, mid + half));
+    }
+    out
+}
+
+/// The offsets (as in [`quadrant_offset_limit`]) at which seat `seat` may place its disc
+/// on the shooting line's middle circle: within `limit` of the seat's axis and clear of
+/// [`blocked_offsets`], as sorted disjoint closed intervals, each shrunk by
+/// [`PLACEMENT_TOLERANCE`] at both ends so that every offset in one passes
+/// [`check_placement`] and the engine's overlap check despite rounding. `limit` is
+/// [`quadrant_offset_limit`] or a tighter bound of the caller's.
+pub fn legal_offsets(
+    board: &Board,
+    disc_radius: f64,
+    seat: u8,
+    limit: f64,
+    discs: &[crate::shot::Placed],
+) -> Vec<(f64, f64)> {
+    let mut blocked = blocked_offsets(board, disc_radius, seat, discs);
+    blocked.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+    let mut out = Vec::new();
+    let mut lo = -limit;
+    for (b_lo, b_hi) in blocked {
+        if b_lo > lo {
+            out.push((lo, b_lo.min(limit)));
+        }
+        lo = lo.max(b_hi);
+        if lo >= limit {
+            break;
+        }
+    }
+    if lo < limit {
+        out.push((lo, limit));
+    }
+    out.into_iter()
+        .map(|(a, b)| (a + PLACEMENT_TOLERANCE, b - PLACEMENT_TOLERANCE))
+        .filter(|(a, b)| a <= b)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -302,5 +392,73 @@ mod tests {
         // Positive lateral lies toward the seat's +45 degree line: seat 0 (270) -> 315,
         // which is +x, -y.
         assert!(seat_frame(0, DVec2::new(0.1, -0.3)).1 > 0.0);
+    }
+
+    #[test]
+    fn the_quadrant_offset_limit_is_where_check_placement_stops_accepting() {
+        let board = Board::tournament();
+        let r = 0.015875;
+        let l = board.shooting_line_radius;
+        for ruleset in [Ruleset::Traditional, Ruleset::Tournament] {
+            let limit = quadrant_offset_limit(&board, r, ruleset);
+            for seat in [0, 2] {
+                let at = |o: f64| {
+                    // The centre on the line's middle circle at lateral `o` of the seat.
+                    let u = seat_direction(seat);
+                    let p = DVec2::new(-u.y, u.x);
+                    let pos = u * (l * l - o * o).sqrt() + p * o;
+                    let team = crate::rules::seat::team_of_seat(seat, 2).unwrap();
+                    check_placement(
+                        &board,
+                        r,
+                        seat,
+                        2,
+                        ruleset,
+                        &Flick {
+                            team,
+                            pos,
+                            vel: DVec2::ZERO,
+                            spin: 0.0,
+                        },
+                    )
+                };
+                for sign in [-1.0, 1.0] {
+                    assert!(at(sign * (limit - 1e-9)).is_ok(), "{ruleset:?} seat {seat}");
+                    assert!(
+                        at(sign * (limit + 1e-6)).is_err(),
+                        "{ruleset:?} seat {seat}"
+                    );
+                }
+            }
+        }
+        assert!(
+            quadrant_offset_limit(&board, r, Ruleset::Tournament)
+                > quadrant_offset_limit(&board, r, Ruleset::Traditional)
+        );
+    }
+
+    #[test]
+    fn legal_offsets_leave_out_what_a_disc_on_the_line_blocks() {
+        let board = Board::tournament();
+        let r = 0.015875;
+        let l = board.shooting_line_radius;
+        let limit = 0.2;
+        assert_eq!(
+            legal_offsets(&board, r, 0, limit, &[]),
+            vec![(-limit + PLACEMENT_TOLERANCE, limit - PLACEMENT_TOLERANCE)]
+        );
+        let on_line = crate::shot::Placed {
+            team: 1,
+            pos: DVec2::new(0.0, -l),
+        };
+        let got = legal_offsets(&board, r, 0, limit, &[on_line]);
+        let half = 2.0 * r * (1.0 - (r / l) * (r / l)).sqrt();
+        assert_eq!(got.len(), 2);
+        assert!(
+            (got[0].1 + half).abs() < 2e-9 && (got[1].0 - half).abs() < 2e-9,
+            "{got:?}"
+        );
+        // The same disc seen from the other side of the board blocks nothing.
+        assert_eq!(legal_offsets(&board, r, 2, limit, &[on_line]).len(), 1);
     }
 }

@@ -2,7 +2,8 @@
 //! the API the Python environments use): with the strategies' own decisions they are the
 //! games `PlayConfig::play` plays; a caller's own decision is executed with the player's
 //! error and the same seeds; a game stops at `max_rounds` marked as capped; a finished
-//! game refuses another shot.
+//! game refuses another shot; an illegal flick stops the game with its reason, or
+//! forfeits the shot when its strategy asks for that.
 
 use crokinole::montecarlo::PlayerFlick;
 use crokinole::play::{Decision, PlayConfig, PlayError, Strategy, parse_noise, parse_strategies};
@@ -128,4 +129,68 @@ fn an_illegal_decision_and_a_finished_game_are_refused() {
             ..
         })
     ));
+}
+
+/// Plays from beyond its quadrant: always illegal. Forfeits its shots if told to.
+struct Outside(bool);
+
+impl Strategy for Outside {
+    fn choose(
+        &self,
+        _turn: &crokinole::play::Turn<'_>,
+    ) -> Result<Decision, crokinole::play::NoLegalFlick> {
+        Ok(Decision {
+            flick: PlayerFlick {
+                offset: 0.5,
+                aim: 0.0,
+                target: Some(DVec2::ZERO),
+                speed: 1.0,
+                spin: 0.0,
+            },
+            value: None,
+            candidates: 1,
+        })
+    }
+    fn name(&self) -> String {
+        "outside".to_string()
+    }
+    fn forfeits_illegal(&self) -> bool {
+        self.0
+    }
+}
+
+fn outside_game(forfeits: bool) -> PlayConfig {
+    PlayConfig {
+        board: Board::tournament(),
+        physics: Physics::default(),
+        players: 2,
+        ruleset: Ruleset::Tournament,
+        strategies: vec![Box::new(Outside(forfeits)), Box::new(Outside(forfeits))],
+        noise: parse_noise("none").unwrap(),
+        seed: 3,
+        max_rounds: 1,
+    }
+}
+
+#[test]
+fn an_illegal_flick_stops_the_game_with_its_reason_or_forfeits_the_shot() {
+    let e = outside_game(false).play(0).unwrap_err().to_string();
+    assert!(
+        e.starts_with(
+            "game 0: field `flick`: the strategy `outside` chose an illegal flick: \
+             field `flick.offset`: 0.5 m puts"
+        ),
+        "{e}"
+    );
+    let log = outside_game(true).play(0).unwrap();
+    assert_eq!(log.shots.len(), 16);
+    for s in &log.shots {
+        let reason = s.forfeit.as_deref().unwrap();
+        assert!(
+            reason.starts_with("illegal flick: field `flick.offset`: 0.5 m"),
+            "{reason}"
+        );
+        assert_eq!(s.intended.offset, 0.5);
+    }
+    assert_eq!(log.rounds[0].board_score, [0, 0]);
 }

@@ -7,8 +7,8 @@
 use crate::binary::{run, scratch};
 use crokinole::io::Layout;
 use crokinole::jobs::simulate::{
-    ShotFile, ShotSource, SimulateOptions, StreamOutput, Text, check_stream, simulate,
-    simulate_stream,
+    ShotFile, ShotSource, SimulateOptions, StreamOutput, Streamed, Text, check_and_simulate_stream,
+    check_stream, simulate, simulate_stream,
 };
 use crokinole::rules::Ruleset;
 use std::fmt::Write as _;
@@ -105,7 +105,7 @@ fn many_shots(n: usize, bad: Option<usize>) -> String {
 
 #[test]
 fn chunks_meet_exactly_past_the_first_chunk() {
-    // 4,096 shots a chunk: three chunks, the last one short.
+    // Chunks of 512 shots (jobs::simulate::STREAM_CHUNK): the last one short.
     let dir = scratch("chunks");
     let path = dir.join("many.json");
     std::fs::write(&path, many_shots(2 * 4096 + 905, None)).unwrap();
@@ -189,6 +189,59 @@ fn blocks_after_the_shots_still_check_every_shot_against_them() {
     let expected = ShotFile::read(text).unwrap_err().to_string();
     assert!(expected.contains("shots[0].discs[0]"), "{expected}");
     run(&["simulate", path.to_str().unwrap()], None).assert_refused("late board", &[&expected]);
+}
+
+/// A held file is parsed once and checked while its first chunks compute: the bytes are
+/// still the whole-file writer's, a file whose blocks follow its shots still runs on those
+/// blocks (read again), and a wrong shot or a JSON error in the last chunk, found after
+/// the first chunks were computed, still leaves the writer untouched.
+#[test]
+fn a_held_file_checked_while_it_runs_writes_nothing_until_every_shot_is_checked() {
+    let options = SimulateOptions {
+        rules: Some(Ruleset::Traditional),
+        trace: None,
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let fused = |text: &str| {
+        let mut out = Vec::new();
+        let json = StreamOutput::Json(Layout::Compact);
+        let never = crokinole::cancel::Cancel::never();
+        let r =
+            check_and_simulate_stream(&Text(text), options, json, Some(&pool), &never, &mut out);
+        (r.map_err(|e| format!("{e:?}")), out)
+    };
+    let good = many_shots(9000, None);
+    let (r, out) = fused(&good);
+    assert_eq!(
+        r.unwrap(),
+        Streamed {
+            shots: 9000,
+            written: 9000
+        }
+    );
+    assert!(out == whole(&good, &["--rules", "--compact"]).unwrap());
+    // The physics block after the shots: every shot runs with its restitution, not the
+    // default's.
+    let late = format!(
+        "{}, \"physics\": {{\"disc_restitution\": 0.5}}}}",
+        good.trim_end().trim_end_matches('}')
+    );
+    let (r, out) = fused(&late);
+    assert_eq!(r.unwrap().written, 9000);
+    assert!(out == whole(&late, &["--rules", "--compact"]).unwrap());
+    assert!(out != whole(&good, &["--rules", "--compact"]).unwrap());
+    // Errors past the first chunks.
+    let bad = many_shots(9000, Some(8999));
+    let (r, out) = fused(&bad);
+    assert!(r.unwrap_err().contains("shots[8999]"));
+    assert!(out.is_empty(), "nothing is written");
+    let broken = format!("{},]}}", good.trim_end().trim_end_matches("]}"));
+    let (r, out) = fused(&broken);
+    assert!(r.is_err());
+    assert!(out.is_empty(), "nothing is written");
 }
 
 /// Runs the binary with `args` (output to /dev/null) and returns its exit code and its

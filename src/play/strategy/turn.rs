@@ -168,6 +168,18 @@ impl<'a> Turn<'a> {
         self.setup.legal(f)
     }
 
+    /// [`Turn::legal`] with the reason ([`check_flick`](crate::play::check_flick)): the
+    /// flick's initial conditions, or why it is not legal here.
+    pub fn check(&self, f: &PlayerFlick) -> Result<Flick, InputError> {
+        crate::play::legality::check_flick(&self.setup, f)
+    }
+
+    /// Where this seat may place its disc on the shooting line, as sorted intervals of
+    /// offsets ([`legal_offsets`](crate::play::legal_offsets)).
+    pub fn legal_offsets(&self) -> Vec<(f64, f64)> {
+        crate::play::legality::legal_offsets(&self.setup)
+    }
+
     /// The change in score difference a judged shot brings the shooter's side
     /// ([`Setup::change`]): `(own - other)` after it, counting the board score of
     /// [`ShotVerdict::board_score`] and 20 for each of the shot's 20s, minus `(own -
@@ -275,6 +287,14 @@ pub trait Strategy: Send + Sync {
     /// The strategy as written on the command line, with every parameter
     /// (`greedy:k=16:spin=0`).
     fn name(&self) -> String;
+
+    /// Whether an illegal intended flick of this strategy forfeits its shot
+    /// ([`PlayConfig::forfeit`](crate::play::PlayConfig::forfeit), the reason in the log)
+    /// instead of stopping the game with an error. `false` unless a strategy says so (the
+    /// built-in ones only choose legal flicks).
+    fn forfeits_illegal(&self) -> bool {
+        false
+    }
 
     /// Checks the strategy's parameters against the physics (field `strategies`).
     fn check(&self, _physics: &Physics) -> Result<(), InputError> {

@@ -1,0 +1,211 @@
+//! Work split into shards that run anywhere (another process, another machine) and merge
+//! exactly: a study's shard state and its merge (as `crokinole montecarlo --shard K/N` and
+//! `crokinole merge`), and a run of games split into ranges of game indices whose integer
+//! tallies add up to the run's. The Python package's `crokinole.distributed` sends these
+//! to Dask workers; the merged results are byte for byte those of one process.
+
+use crate::errors::{error, input_error, interruptible, on_pool};
+use crate::games::play_config;
+use crokinole::io::{Layout, games_summary_json, parse_state_study, state_json};
+use crokinole::jobs;
+use crokinole::montecarlo::study::Shard;
+use crokinole::montecarlo::{CHUNK, Sampling};
+use crokinole::play::{GameStats, PlayError, SummaryTally};
+use crokinole::rules::GameResult;
+use pyo3::prelude::*;
+use pyo3::types::PyList;
+
+/// Registers this module's functions.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(study_shard, m)?)?;
+    m.add_function(wrap_pyfunction!(merge_study, m)?)?;
+    m.add_function(wrap_pyfunction!(play_shard, m)?)?;
+    m.add_function(wrap_pyfunction!(games_summary, m)?)?;
+    Ok(())
+}
+
+/// Shard `index` of `count` (1-based) of a study of `samples` samples with `seed`: the
+/// state `crokinole montecarlo --shard INDEX/COUNT` prints (compact JSON), for
+/// [`merge_study`].
+#[pyfunction]
+#[pyo3(signature = (text, samples, seed, index, count, threads=None))]
+fn study_shard(
+    py: Python<'_>,
+    text: &str,
+    samples: u64,
+    seed: u64,
+    index: u64,
+    count: u64,
+    threads: Option<usize>,
+) -> PyResult<String> {
+    let study = jobs::study::read(text).map_err(input_error)?;
+    let plan = Sampling::new(seed, samples, Some(Shard { index, count })).map_err(input_error)?;
+    let tally = interruptible(py, |stop| {
+        on_pool(threads, || {
+            study.run_until(
+                &plan,
+                CHUNK,
+                |_| (),
+                |_| Ok::<(), std::convert::Infallible>(()),
+                stop,
+            )
+        })
+    })??;
+    let tally = match tally {
+        Ok(t) => t,
+        Err(never) => match never {},
+    };
+    Ok(state_json(&tally, study.spec()))
+}
+
+/// The summary of a study from its shard states (every shard exactly once, in any order),
+/// as `crokinole merge` makes it after re-simulating `verify` samples of each (chosen
+/// from `verify_seed`): the text `crokinole.study` returns for the whole study.
+#[pyfunction]
+#[pyo3(signature = (states, verify=8, verify_seed=0))]
+fn merge_study(
+    py: Python<'_>,
+    states: Vec<String>,
+    verify: u64,
+    verify_seed: u64,
+) -> PyResult<String> {
+    let mut parts = Vec::with_capacity(states.len());
+    for (k, text) in states.iter().enumerate() {
+        let (tally, study) = parse_state_study(text).map_err(|e| {
+            input_error(crokinole::InputError::new(
+                e.field,
+                format!("{} (shard state {k})", e.problem),
+            ))
+        })?;
+        parts.push((format!("state {k}"), tally, study));
+    }
+    let whole = py
+        .detach(|| on_pool(None, || jobs::merge::merge(parts, verify, verify_seed)))?
+        .map_err(input_error)?;
+    let summary = whole.summary().map_err(input_error)?;
+    Ok(jobs::study::summary_text(summary, true, Layout::Readable))
+}
+
+/// A run's tally as 14 integers: games, wins of team 0 and 1, draws, unfinished, rounds,
+/// shots, cut off, 20s of team 0 and 1, round totals of team 0 and 1, points of team 0
+/// and 1. Tallies of disjoint ranges add up, integer by integer, to the tally of their
+/// union.
+type TallyInts = [u64; 14];
+
+fn to_ints(t: &SummaryTally) -> TallyInts {
+    let s = &t.sums;
+    [
+        t.games,
+        t.wins[0],
+        t.wins[1],
+        t.draws,
+        t.unfinished,
+        s.rounds,
+        s.shots,
+        s.cut_off,
+        s.twenties[0],
+        s.twenties[1],
+        s.totals[0],
+        s.totals[1],
+        s.points[0],
+        s.points[1],
+    ]
+}
+
+fn from_ints(v: TallyInts) -> SummaryTally {
+    SummaryTally {
+        games: v[0],
+        wins: [v[1], v[2]],
+        draws: v[3],
+        unfinished: v[4],
+        sums: GameStats {
+            result: None::<GameResult>,
+            rounds: v[5],
+            shots: v[6],
+            cut_off: v[7],
+            twenties: [v[8], v[9]],
+            totals: [v[10], v[11]],
+            points: [v[12], v[13]],
+        },
+    }
+}
+
+/// Plays games `first..last` of the run `play` describes (the same arguments) and returns
+/// their tally ([`TallyInts`]): games are played in parallel and added in game order.
+#[allow(clippy::too_many_arguments)]
+#[pyfunction]
+#[pyo3(signature = (strategies, players, ruleset_name, noise_spec, seed, first, last, max_rounds, threads=None))]
+fn play_shard(
+    py: Python<'_>,
+    strategies: &Bound<'_, PyList>,
+    players: u8,
+    ruleset_name: &str,
+    noise_spec: &str,
+    seed: u64,
+    first: u64,
+    last: u64,
+    max_rounds: u32,
+    threads: Option<usize>,
+) -> PyResult<TallyInts> {
+    use rayon::prelude::*;
+    if first >= last || last - first > crokinole::play::summary::MAX_GAMES {
+        return Err(error(format!(
+            "field `games`: a shard plays 1 to {} games, got {first}..{last}",
+            crokinole::play::summary::MAX_GAMES
+        )));
+    }
+    let (config, python) = play_config(
+        strategies,
+        players,
+        ruleset_name,
+        noise_spec,
+        seed,
+        max_rounds,
+        false,
+    )?;
+    let played = interruptible(py, |stop| {
+        on_pool(threads, || {
+            (first..last)
+                .into_par_iter()
+                .map(|g| config.play_until(g, stop).map(|log| GameStats::of(&log)))
+                .collect::<Vec<Result<GameStats, PlayError>>>()
+        })
+    })??;
+    if let Some(e) = python.iter().find_map(|p| p.take_error()) {
+        return Err(e);
+    }
+    let mut tally = SummaryTally::default();
+    for g in played {
+        tally.add(&g.map_err(|e| error(e.to_string()))?);
+    }
+    Ok(to_ints(&tally))
+}
+
+/// The summary `play` prints for a run whose games' tallies add up to `tally`
+/// ([`TallyInts`], from [`play_shard`]).
+#[allow(clippy::too_many_arguments)]
+#[pyfunction]
+#[pyo3(signature = (strategies, players, ruleset_name, noise_spec, seed, max_rounds, tally))]
+fn games_summary(
+    strategies: &Bound<'_, PyList>,
+    players: u8,
+    ruleset_name: &str,
+    noise_spec: &str,
+    seed: u64,
+    max_rounds: u32,
+    tally: TallyInts,
+) -> PyResult<String> {
+    let (config, _) = play_config(
+        strategies,
+        players,
+        ruleset_name,
+        noise_spec,
+        seed,
+        max_rounds,
+        false,
+    )?;
+    if tally[0] == 0 {
+        return Err(error("field `tally`: no games"));
+    }
+    Ok(games_summary_json(&from_ints(tally).summary(&config)))
+}
