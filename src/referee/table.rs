@@ -9,9 +9,11 @@ use crate::io::match_protocol::{
     game_end_msg, hello_msg, params_value, round_end_msg, shot_msg, turn_msg,
 };
 use crate::montecarlo::{Noise, PlayerFlick};
-use crate::play::{AnyStrategy, Decision, GameInPlay, PlayConfig, PlayError, ShotLog, Strategy};
+use crate::play::{
+    AnyStrategy, Decision, GameInPlay, PlayConfig, PlayError, ShotLog, Strategy, check_flick,
+};
 use crate::referee::config::{MatchConfig, PlayerSpec};
-use crate::rules::{GameError, Ruleset, check_placement};
+use crate::rules::{GameError, Ruleset};
 use serde_json::Value;
 
 /// Why a game ended.
@@ -147,37 +149,16 @@ impl Table {
         ))
     }
 
-    /// Whether `flick` is legal for the seat to shoot, and if not what is wrong, naming the
-    /// field (`flick.speed`, `flick.offset`: the placement; `flick`: an overlap or a speed
-    /// over `max_speed`).
+    /// Whether `flick` is legal for the seat to shoot, and if not the first thing wrong,
+    /// naming the field ([`check_flick`]: `flick.*` for its numbers, `shooter.pos` for its
+    /// placement or an overlap, `shooter.vel` for a speed over `max_speed`).
     pub fn check_flick(&self, flick: &PlayerFlick) -> Result<(), InputError> {
-        let seat = self
-            .to_shoot()
-            .ok_or_else(|| InputError::new("flick", "the game is over"))?;
         let (board, physics) = (&self.play.board, &self.play.physics);
-        flick.check(board, seat)?;
-        let team = self.game.game().team_of(seat).unwrap_or(0);
-        let f = flick.to_flick(board, seat, team);
-        check_placement(
-            board,
-            physics.disc_radius,
-            seat,
-            self.play.players,
-            self.play.ruleset,
-            &f,
-        )
-        .map_err(|e| InputError::new("flick.offset", e.to_string()))?;
         let turn = self
             .game
             .turn(board, physics)
             .map_err(|e| InputError::new("flick", e.to_string()))?;
-        match turn.legal(flick) {
-            Some(_) => Ok(()),
-            None => Err(InputError::new(
-                "flick",
-                "the disc would overlap a disc or a peg, or move faster than max_speed",
-            )),
-        }
+        check_flick(turn.setup(), flick).map(|_| ())
     }
 
     /// The flick a built-in strategy chooses for the seat to shoot, with the decision seed
