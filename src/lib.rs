@@ -34,6 +34,7 @@ pub mod montecarlo;
 pub mod params;
 pub mod plan;
 pub mod play;
+pub mod referee;
 pub mod render;
 pub mod rules;
 pub mod scenes;

@@ -5,7 +5,10 @@
 //! strategies (docs/play.md), `suggest` searches for the best flick (docs/suggest.md),
 //! `render` draws SVG pictures (docs/render.md), `flick` simulates and draws one flick
 //! given in player terms (docs/flick.md), `fit` fits the physics to tracked shots
-//! (docs/tracks.md); `simulate --rules` also judges each shot by the
+//! (docs/tracks.md), `match` referees a game between player programs speaking the
+//! protocol crokinole-match/1 and `match replay` checks its log, `player` plays a built-in
+//! strategy as such a program, `tournament` plays a round robin of them (docs/match.md);
+//! `simulate --rules` also judges each shot by the
 //! rules, `--trace` adds disc paths. JSON is printed in each command's readable layout,
 //! on one line with `--compact`. It
 //! only parses, validates, calls the library and prints; exit code 2 for bad input, 1 for
@@ -23,17 +26,20 @@ mod args;
 mod failure;
 mod fit;
 mod flick;
+mod match_cmd;
 mod merge;
 mod montecarlo;
 mod output;
 mod params;
 mod play;
+mod player;
 mod progress;
 mod render;
 mod serve;
 mod signals;
 mod simulate;
 mod suggest;
+mod tournament;
 
 use clap::{Parser, Subcommand};
 use failure::Failure;
@@ -103,6 +109,17 @@ enum Command {
     /// engine's shot, ask for a Monte Carlo study or a suggestion, replay a game
     /// (docs/serve.md).
     Serve(serve::Args),
+    /// Referee a game between players that are programs, built-in strategies or TCP
+    /// connections (the protocol crokinole-match/1, docs/match.md); `match replay LOG`
+    /// checks a log bit for bit.
+    Match(match_cmd::Args),
+    /// Play a built-in strategy as a protocol player: on stdio (for `crokinole match
+    /// --player 'crokinole player builtin:greedy'` or any referee) or over TCP with
+    /// --connect (docs/match.md).
+    Player(player::Args),
+    /// Play a round robin between programs and built-in strategies, seats swapped, several
+    /// games at once; print the standings with ratings (docs/match.md).
+    Tournament(tournament::Args),
 }
 
 fn main() -> ExitCode {
@@ -117,6 +134,9 @@ fn main() -> ExitCode {
         Command::Fit(args) => fit::run(args),
         Command::Render(args) => render::run(args),
         Command::Serve(args) => serve::run(args),
+        Command::Match(args) => match_cmd::run(args),
+        Command::Player(args) => player::run(args),
+        Command::Tournament(args) => tournament::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -10,6 +10,7 @@ mod file_kind;
 mod format;
 mod game_file;
 pub(crate) mod json_path;
+pub mod match_protocol;
 mod model_json;
 mod outcome_file;
 mod play_file;

@@ -463,12 +463,36 @@ impl PlayConfig {
         self.execute_until(game, decision, &Cancel::never())
     }
 
+    /// [`PlayConfig::execute`] with `noise` as the shooting player's error instead of the
+    /// configuration's [`PlayConfig::noise`] (a game whose seats have errors of their own,
+    /// such as a refereed match): the same execution stream, sample and checks.
+    pub fn execute_with_noise<'g>(
+        &self,
+        game: &'g mut GameInPlay,
+        decision: Decision,
+        noise: Noise,
+        cancel: &Cancel,
+    ) -> Result<&'g ShotLog, PlayError> {
+        self.execute_noisy(game, decision, noise, cancel)
+    }
+
     /// [`PlayConfig::execute`] whose shot stops when `cancel` is cancelled
     /// ([`PlayError::Stopped`]; the game is then left as it was before the shot).
     pub fn execute_until<'g>(
         &self,
         game: &'g mut GameInPlay,
         decision: Decision,
+        cancel: &Cancel,
+    ) -> Result<&'g ShotLog, PlayError> {
+        self.execute_noisy(game, decision, self.noise, cancel)
+    }
+
+    /// The shot of [`PlayConfig::execute_until`] under the error `noise`.
+    fn execute_noisy<'g>(
+        &self,
+        game: &'g mut GameInPlay,
+        decision: Decision,
+        noise: Noise,
         cancel: &Cancel,
     ) -> Result<&'g ShotLog, PlayError> {
         let (index, number) = (game.index, game.shots.len() as u64);
@@ -497,7 +521,7 @@ impl PlayConfig {
         // around the intended flick (the intended flick itself if the sampler refuses).
         let executed = turn
             .setup()
-            .sampler(decision.flick, self.noise)
+            .sampler(decision.flick, noise)
             .map_or(decision.flick, |s| s.sample(game.seeds.1, number));
         let (executed, flick) = match turn.legal(&executed) {
             Some(flick) => (executed, flick),

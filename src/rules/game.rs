@@ -248,6 +248,23 @@ impl Game {
         Game::new(players, ruleset, seat)
     }
 
+    /// A game standing where another one is, as far as a player sees it: `seat` to shoot
+    /// with `position` on the board (a position received from a referee, for a strategy to
+    /// decide on), the scores `score`. The discs left are the round's full deal; rounds and
+    /// 20s set aside are not known (empty).
+    pub fn resume(
+        players: u8,
+        ruleset: Ruleset,
+        seat: u8,
+        position: Vec<Placed>,
+        score: [u32; 2],
+    ) -> Result<Game, GameError> {
+        let mut game = Game::new(players, ruleset, seat)?;
+        game.position = position;
+        game.score = score;
+        Ok(game)
+    }
+
     /// Gives every seat in play its discs for a round.
     fn deal(&mut self) {
         let n = self.ruleset.discs_per_player(self.players);

@@ -44,6 +44,7 @@ const LAYERS: &Table = &[
     ("model", &[&["montecarlo"], &["fit"], &["plan"], &["play"]]),
     ("json", &[&["io", "render"]]),
     ("jobs", &[&["jobs"]]),
+    ("referee", &[&["referee"]]),
     ("serve", &[&["serve"]]),
     ("cli", &[&["cli", "lib"]]),
 ];
@@ -793,7 +794,7 @@ mod checker {
         ]);
         assert_eq!(v.len(), 2, "{v:?}");
         assert!(
-            v[0].starts_with("src/io/mod.rs:1: `serve::route` is in layer 5 (serve)"),
+            v[0].starts_with("src/io/mod.rs:1: `serve::route` is in layer 6 (serve)"),
             "{v:?}"
         );
         assert!(v[1].starts_with("import cycle"), "{v:?}");

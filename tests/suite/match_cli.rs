@@ -1,0 +1,253 @@
+//! `crokinole match`, `match replay` and `player` as a user runs them: the readable result
+//! and the log's path, replay's exit codes, the built-in wrapper as a stdio program and
+//! over TCP (`--listen`, `--connect`), Ctrl-C keeping the log, bad flags refused.
+
+use crate::binary::scratch;
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
+
+const BIN: &str = env!("CARGO_BIN_EXE_crokinole");
+
+fn run(args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_match_prints_its_result_and_its_log_replays() {
+    let dir = scratch("cli");
+    let log = dir.join("m.jsonl");
+    let log = log.to_str().unwrap();
+    let wrapper = format!("{BIN} player builtin:greedy:k=2");
+    let out = run(&[
+        "match",
+        "--player",
+        &wrapper,
+        "--player",
+        "builtin:random",
+        "--seed",
+        "3",
+        "--log",
+        log,
+        "--ruleset",
+        "tournament",
+        "--noise",
+        "club",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("seed 3"), "{text}");
+    assert!(text.contains("builtin:greedy:k=2"), "{text}");
+    assert!(text.contains(&format!("log: {log}")), "{text}");
+    assert!(text.contains("after 64 shots"), "{text}");
+    let ok = run(&["match", "replay", log]);
+    assert_eq!(ok.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&ok.stdout).starts_with("ok: "));
+    // A flipped digit in an outcome: exit 1, the line named.
+    let body = std::fs::read_to_string(log).unwrap();
+    let k = body
+        .lines()
+        .position(|l| l.contains("\"type\":\"shot\""))
+        .unwrap();
+    let bad: Vec<String> = body
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            if i == k {
+                l.replacen("\"time\":", "\"time\":1", 1)
+            } else {
+                l.into()
+            }
+        })
+        .collect();
+    let bad_path = dir.join("bad.jsonl");
+    std::fs::write(&bad_path, bad.join("\n") + "\n").unwrap();
+    let no = run(&["match", "replay", bad_path.to_str().unwrap()]);
+    assert_eq!(no.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&no.stderr);
+    assert!(err.contains(&format!("line {}:", k + 1)), "{err}");
+}
+
+#[test]
+fn builtins_join_a_listening_referee_over_tcp() {
+    let dir = scratch("tcp");
+    let log = dir.join("t.jsonl");
+    let mut referee = Command::new(BIN)
+        .args([
+            "match",
+            "--listen",
+            "127.0.0.1:0",
+            "--players",
+            "2",
+            "--seed",
+            "8",
+        ])
+        .args(["--ruleset", "tournament", "--max-rounds", "1", "--log"])
+        .arg(&log)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(referee.stdout.take().unwrap()).lines();
+    let first = lines.next().unwrap().unwrap();
+    let addr = first.strip_prefix("listening on ").unwrap().to_string();
+    let mut players = Vec::new();
+    for _ in 0..2 {
+        let l = lines.next().unwrap().unwrap();
+        let token = l.rsplit(' ').next().unwrap().to_string();
+        players.push(
+            Command::new(BIN)
+                .args([
+                    "player",
+                    "builtin:random",
+                    "--connect",
+                    &addr,
+                    "--token",
+                    &token,
+                ])
+                .spawn()
+                .unwrap(),
+        );
+    }
+    let rest: Vec<String> = lines.map(|l| l.unwrap()).collect();
+    assert_eq!(referee.wait().unwrap().code(), Some(0), "{rest:?}");
+    for mut p in players {
+        assert_eq!(p.wait().unwrap().code(), Some(0));
+    }
+    assert!(
+        rest.iter().any(|l| l.contains("after 16 shots")),
+        "{rest:?}"
+    );
+    let ok = run(&["match", "replay", log.to_str().unwrap()]);
+    assert_eq!(
+        ok.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+}
+
+#[test]
+fn ctrl_c_stops_a_match_keeping_its_log() {
+    let dir = scratch("sigint");
+    let log = dir.join("s.jsonl");
+    let silent = "sh -c 'read l; echo {\\\"type\\\":\\\"ready\\\",\\\"name\\\":\\\"s\\\"}; while read l; do :; done'";
+    let referee = Command::new(BIN)
+        .args([
+            "match", "--player", silent, "--player", silent, "--seed", "1",
+        ])
+        .arg("--log")
+        .arg(&log)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(700));
+    // SAFETY: kill(2) on our own child's pid.
+    unsafe {
+        libc::kill(referee.id() as i32, libc::SIGINT);
+    }
+    let out = referee.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(130),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let body = std::fs::read_to_string(&log).unwrap();
+    let last = body.lines().last().unwrap();
+    assert!(last.contains("\"stopped\":true"), "{last}");
+    let ok = run(&["match", "replay", log.to_str().unwrap()]);
+    assert_eq!(
+        ok.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+}
+
+#[test]
+fn bad_match_flags_are_refused() {
+    let out = run(&[
+        "match",
+        "--player",
+        "builtin:random",
+        "--player",
+        "builtin:random",
+        "--players",
+        "4",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("player"));
+    let out = run(&[
+        "match",
+        "--player",
+        "builtin:nope",
+        "--player",
+        "builtin:random",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("player[0]"));
+    let out = run(&[
+        "match",
+        "--player",
+        "builtin:random",
+        "--player",
+        "builtin:random",
+        "--clock=-1",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("clock.total_s"));
+}
+
+#[test]
+fn ctrl_c_stops_a_tournament_keeping_the_finished_games() {
+    let dir = scratch("tournament_sigint");
+    let silent = "sh -c 'read l; echo {\\\"type\\\":\\\"ready\\\",\\\"name\\\":\\\"s\\\"}; while read l; do :; done'";
+    let config = serde_json::json!({
+        "players": [{"name": "a", "player": "builtin:random"},
+                    {"name": "b", "player": "builtin:random"},
+                    {"name": "silent", "player": silent}],
+        "ruleset": "tournament", "max_rounds": 1,
+    });
+    let file = dir.join("t.json");
+    std::fs::write(&file, config.to_string()).unwrap();
+    let logs = dir.join("logs");
+    let child = Command::new(BIN)
+        .args(["tournament", "--jobs", "1", "--logs"])
+        .arg(&logs)
+        .arg(&file)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    // SAFETY: kill(2) on our own child's pid.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGINT);
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(130),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    // a-b played both games; the silent player's first game was under way.
+    assert!(text.contains("2 of 6 games"), "{text}");
+    for k in 0..2 {
+        let log = logs.join(format!("game-{k:04}.jsonl"));
+        let ok = run(&["match", "replay", log.to_str().unwrap()]);
+        assert_eq!(ok.status.code(), Some(0));
+    }
+}

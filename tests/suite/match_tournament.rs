@@ -1,0 +1,103 @@
+//! `crokinole tournament` (docs/match.md, "Tournaments"): the schedule swaps seats, the
+//! same configuration and seed give the same games and standings whatever the number of
+//! games at once, every game leaves a log that replays, and bad files are refused.
+
+use crate::binary::scratch;
+use crate::match_referee::{messages, simple_py};
+use crokinole::cancel::Cancel;
+use crokinole::referee::tournament::{game_log_path, standings_text};
+use crokinole::referee::{parse_tournament, replay_log, run_tournament};
+use serde_json::Value;
+
+fn config_text(seed: u64) -> String {
+    format!(
+        r#"{{"players": [{{"name": "greedy", "player": "builtin:greedy:k=2"}},
+                        {{"name": "random", "player": "builtin:random"}},
+                        {{"name": "simple", "player": "{}"}}],
+            "games": 1, "ruleset": "tournament", "noise": "club", "max_rounds": 2,
+            "seed": {seed}}}"#,
+        simple_py(4)
+    )
+}
+
+/// The shots of a game log, as the referee sent them to seat 0.
+fn shots(log: &str) -> Vec<Value> {
+    messages(log)
+        .into_iter()
+        .filter(|(d, s, m)| d == "to" && *s == 0 && m["type"] == "shot")
+        .map(|(_, _, m)| m)
+        .collect()
+}
+
+#[test]
+fn a_tournament_is_reproducible_from_its_seed_whatever_the_jobs() {
+    let config = parse_tournament(&config_text(17)).unwrap();
+    let schedule = config.schedule();
+    assert_eq!(schedule.len(), 6);
+    for pair in schedule.chunks(2) {
+        assert_eq!(
+            (pair[0].first, pair[0].second),
+            (pair[1].second, pair[1].first)
+        );
+    }
+    let run = |jobs, test: &str| {
+        let dir = scratch(test);
+        let r = run_tournament(&config, &dir, jobs, &Cancel::never(), &|_, _| {}).unwrap();
+        let logs: Vec<String> = (0..6)
+            .map(|k| std::fs::read_to_string(game_log_path(&dir, k)).unwrap())
+            .collect();
+        (r, logs)
+    };
+    let (one, logs_one) = run(1, "one");
+    let (three, logs_three) = run(3, "three");
+    assert!(!one.stopped);
+    assert_eq!(one, three);
+    assert_eq!(
+        standings_text(&config, &one),
+        standings_text(&config, &three)
+    );
+    for (a, b) in logs_one.iter().zip(&logs_three) {
+        assert_eq!(shots(a), shots(b));
+        replay_log(a).unwrap();
+    }
+    let text = standings_text(&config, &one);
+    assert!(
+        text.contains("Bradley-Terry") && text.contains("95 % interval"),
+        "{text}"
+    );
+    let other = parse_tournament(&config_text(18)).unwrap();
+    let dir = scratch("other");
+    let r = run_tournament(&other, &dir, 2, &Cancel::never(), &|_, _| {}).unwrap();
+    assert_ne!(r.games, one.games);
+}
+
+#[test]
+fn bad_tournament_files_are_refused_naming_the_field() {
+    let e = parse_tournament(r#"{"players": [{"name": "a", "player": "builtin:random"}]}"#)
+        .unwrap_err();
+    assert_eq!(e.field, "players");
+    let e = parse_tournament(
+        r#"{"players": [{"name": "a", "player": "builtin:random"},
+                        {"name": "a", "player": "builtin:greedy"}]}"#,
+    )
+    .unwrap_err();
+    assert_eq!(e.field, "players[1].name");
+    let e = parse_tournament(
+        r#"{"players": [{"name": "a", "player": "builtin:nope"},
+                        {"name": "b", "player": "builtin:greedy"}]}"#,
+    )
+    .unwrap_err();
+    assert_eq!(e.field, "players[0].player");
+    let e = parse_tournament(
+        r#"{"players": [{"name": "a", "player": "x"}, {"name": "b", "player": "y"}],
+            "rounds": 3}"#,
+    )
+    .unwrap_err();
+    assert_eq!(e.field, "rounds");
+    let e = parse_tournament(
+        r#"{"players": [{"name": "a", "player": "x"}, {"name": "b", "player": "y"}],
+            "clock": {"total_s": -1}}"#,
+    )
+    .unwrap_err();
+    assert_eq!(e.field, "clock.total_s");
+}
