@@ -33,9 +33,9 @@ use pyo3::types::PyString;
 use rayon::prelude::*;
 use std::sync::Arc;
 
-/// The agent's seat in the configuration: its decisions come from the actions, so this
+/// A seat whose decisions come from Python (the agent's actions, a `Table`'s flicks): this
 /// strategy is only its name in the log.
-struct Agent;
+pub(crate) struct Agent;
 
 impl Strategy for Agent {
     fn choose(&self, turn: &Turn<'_>) -> Result<Decision, NoLegalFlick> {

@@ -8,33 +8,16 @@
 //! error perturbs it as in `crokinole play` (its noise and seeds), the engine runs it and
 //! the rules judge it. A game depends only on its game index and the actions.
 
-use crate::env::{ActionMap, lead};
+use crate::env::{ActionMap, Agent, lead};
 use crate::errors::{error, on_pool};
 use crate::games::noise;
 use crate::library::ruleset;
-use crokinole::play::{Decision, GameInPlay, NoLegalFlick, PlayConfig, PlayError, Strategy, Turn};
+use crokinole::play::{Decision, GameInPlay, PlayConfig, PlayError, Strategy};
 use crokinole::rules::{board_score, team_of_seat};
 use crokinole::{Board, Physics};
 use numpy::ndarray::{Array1, Array2};
 use numpy::{IntoPyArray, PyArray1, PyArray2};
 use pyo3::prelude::*;
-
-/// A seat whose flicks come from Python: only its name in the log.
-struct Seat;
-
-impl Strategy for Seat {
-    fn choose(&self, turn: &Turn<'_>) -> Result<Decision, NoLegalFlick> {
-        Ok(Decision {
-            flick: turn.fallback()?,
-            value: None,
-            candidates: 0,
-        })
-    }
-
-    fn name(&self) -> String {
-        "agent".to_string()
-    }
-}
 
 /// One seat's view: `(discs[S, 2], own[S], mask[S], score[2], round[2],
 /// discs_left[players])`.
@@ -95,7 +78,7 @@ impl Table {
             players,
             ruleset,
             strategies: (0..players)
-                .map(|_| Box::new(Seat) as Box<dyn Strategy>)
+                .map(|_| Box::new(Agent) as Box<dyn Strategy>)
                 .collect(),
             noise: noise(noise_spec)?,
             seed: 0,

@@ -449,6 +449,24 @@ mod tests {
         seen: None,
     };
 
+    /// The logged shots' decisions, as a game file gives them.
+    fn decisions(shots: &[crate::play::ShotLog]) -> Vec<Decision> {
+        shots
+            .iter()
+            .map(|s| Decision {
+                flick: PlayerFlick {
+                    offset: s.intended.offset,
+                    aim: s.intended.aim,
+                    target: s.intended.target.map(Into::into),
+                    speed: s.intended.speed,
+                    spin: s.intended.spin,
+                },
+                value: s.value,
+                candidates: s.candidates,
+            })
+            .collect()
+    }
+
     fn file(seats: &str, shots: &str) -> GameFile {
         read(&format!(
             r#"{{"players": 2, "ruleset": "tournament", "seed": 3, "max_rounds": 1,
@@ -491,21 +509,7 @@ mod tests {
             assert_eq!(traced.outcomes[k], s.outcome, "shot {k}");
         }
         // Played again from its decisions, the game is the same, with no new shot.
-        let decisions: Vec<Decision> = want
-            .shots
-            .iter()
-            .map(|s| Decision {
-                flick: PlayerFlick {
-                    offset: s.intended.offset,
-                    aim: s.intended.aim,
-                    target: s.intended.target.map(Into::into),
-                    speed: s.intended.speed,
-                    spin: s.intended.spin,
-                },
-                value: s.value,
-                candidates: s.candidates,
-            })
-            .collect();
+        let decisions = decisions(&want.shots);
         let again = advance_until(
             &GameFile {
                 shots: decisions,
@@ -540,21 +544,8 @@ mod tests {
         let hint = got.hint.unwrap();
         // The hint, played as the human's flick, is accepted.
         let with_hint = GameFile {
-            shots: got
-                .log
-                .shots
-                .iter()
-                .map(|s| Decision {
-                    flick: PlayerFlick {
-                        offset: s.intended.offset,
-                        aim: s.intended.aim,
-                        target: s.intended.target.map(Into::into),
-                        speed: s.intended.speed,
-                        spin: s.intended.spin,
-                    },
-                    value: s.value,
-                    candidates: s.candidates,
-                })
+            shots: decisions(&got.log.shots)
+                .into_iter()
                 .chain([hint])
                 .collect(),
             ..f.clone()

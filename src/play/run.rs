@@ -24,8 +24,8 @@ use crate::montecarlo::{Noise, PlayerFlick, SkillLevel};
 use crate::params::Physics;
 use crate::play::strategy::{Decision, NoLegalFlick, Strategy, Turn};
 use crate::rules::{
-    Game, GameError, GameResult, RoundRecord, Ruleset, ShotVerdict, seats_in_play, team_of_seat,
-    valid_players,
+    Game, GameError, GameResult, RoundRecord, Ruleset, ShotRecord, ShotVerdict, seats_in_play,
+    team_of_seat, valid_players,
 };
 use crate::shot::{Flick, Outcome, ShotError, run_shot_until};
 use std::fmt;
@@ -322,6 +322,60 @@ impl GameInPlay {
     }
 }
 
+/// What a shot's log says of how it was played (the rest follows from its record).
+struct Played {
+    intended: FlickLog,
+    value: Option<f64>,
+    candidates: u32,
+    executed: FlickLog,
+    start: StartLog,
+    forfeit: Option<String>,
+}
+
+impl GameInPlay {
+    /// Logs shot `number` of `seat` (`team`), played as `played`, with its outcome and the
+    /// game's record of it; returns the log.
+    fn record(
+        &mut self,
+        number: u64,
+        seat: u8,
+        team: u8,
+        played: Played,
+        outcome: Outcome,
+        record: ShotRecord,
+    ) -> &ShotLog {
+        let twenties = record
+            .round_end
+            .map_or(self.game.twenties(), |r| r.twenties);
+        let board_score = record.verdict.board_score;
+        self.shots.push(ShotLog {
+            round: record.round,
+            shot: record.shot,
+            number,
+            seat,
+            team,
+            intended: played.intended,
+            value: played.value,
+            candidates: played.candidates,
+            executed: played.executed,
+            start: played.start,
+            outcome,
+            verdict: record.verdict,
+            discs_left: record.discs_left,
+            twenties,
+            round_totals: [
+                20 * twenties[0] + board_score[0],
+                20 * twenties[1] + board_score[1],
+            ],
+            score: self.game.score(),
+            round_end: record.round_end.is_some(),
+            next_turn: record.next_turn,
+            forfeit: played.forfeit,
+        });
+        &self.shots[self.shots.len() - 1]
+    }
+}
+
 impl PlayConfig {
     /// Checks the configuration: 2 or 4 players (field `players`), one strategy per seat
     /// in play or, with four players, per team (`strategies`), each strategy's own
@@ -536,35 +590,15 @@ impl PlayConfig {
             .game
             .play_outcome(seat, flick, &outcome, board, physics)
             .map_err(game_err)?;
-        let twenties = record
-            .round_end
-            .map_or(game.game.twenties(), |r| r.twenties);
-        let board_score = record.verdict.board_score;
-        game.shots.push(ShotLog {
-            round: record.round,
-            shot: record.shot,
-            number,
-            seat,
-            team,
+        let played = Played {
             intended: decision.flick.into(),
             value: decision.value,
             candidates: decision.candidates,
             executed: executed.into(),
             start: flick.into(),
-            outcome,
-            verdict: record.verdict,
-            discs_left: record.discs_left,
-            twenties,
-            round_totals: [
-                20 * twenties[0] + board_score[0],
-                20 * twenties[1] + board_score[1],
-            ],
-            score: game.game.score(),
-            round_end: record.round_end.is_some(),
-            next_turn: record.next_turn,
             forfeit: None,
-        });
-        Ok(&game.shots[game.shots.len() - 1])
+        };
+        Ok(game.record(number, seat, team, played, outcome, record))
     }
 
     /// The seat to shoot forfeits its shot ([`Game::forfeit_shot`]: its disc removed as a
@@ -592,35 +626,15 @@ impl PlayConfig {
             speed: 0.0,
             spin: 0.0,
         }));
-        let twenties = record
-            .round_end
-            .map_or(game.game.twenties(), |r| r.twenties);
-        let board_score = record.verdict.board_score;
-        game.shots.push(ShotLog {
-            round: record.round,
-            shot: record.shot,
-            number,
-            seat,
-            team,
+        let played = Played {
             intended: flick,
             value: None,
             candidates: 0,
             executed: flick,
             start: start.into(),
-            outcome,
-            verdict: record.verdict,
-            discs_left: record.discs_left,
-            twenties,
-            round_totals: [
-                20 * twenties[0] + board_score[0],
-                20 * twenties[1] + board_score[1],
-            ],
-            score: game.game.score(),
-            round_end: record.round_end.is_some(),
-            next_turn: record.next_turn,
             forfeit: Some(reason.to_string()),
-        });
-        Ok(&game.shots[game.shots.len() - 1])
+        };
+        Ok(game.record(number, seat, team, played, outcome, record))
     }
 
     /// The log of a game played as far as it goes: over, or stopped by `max_rounds`

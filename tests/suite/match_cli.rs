@@ -151,18 +151,7 @@ fn ctrl_c_stops_a_match_keeping_its_log() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(700));
-    // SAFETY: kill(2) on our own child's pid.
-    unsafe {
-        libc::kill(referee.id() as i32, libc::SIGINT);
-    }
-    let out = referee.wait_with_output().unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(130),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = ctrl_c(referee, Duration::from_millis(700));
     let body = std::fs::read_to_string(&log).unwrap();
     let last = body.lines().last().unwrap();
     assert!(last.contains("\"stopped\":true"), "{last}");
@@ -230,7 +219,21 @@ fn ctrl_c_stops_a_tournament_keeping_the_finished_games() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(1500));
+    let out = ctrl_c(child, Duration::from_millis(1500));
+    let text = String::from_utf8_lossy(&out.stdout);
+    // a-b played both games; the silent player's first game was under way.
+    assert!(text.contains("2 of 6 games"), "{text}");
+    for k in 0..2 {
+        let log = logs.join(format!("game-{k:04}.jsonl"));
+        let ok = run(&["match", "replay", log.to_str().unwrap()]);
+        assert_eq!(ok.status.code(), Some(0));
+    }
+}
+
+/// Ctrl-C to `child` after `after`: it exits 130 (its standard error shown if not);
+/// returns what it wrote.
+fn ctrl_c(child: std::process::Child, after: Duration) -> std::process::Output {
+    std::thread::sleep(after);
     // SAFETY: kill(2) on our own child's pid.
     unsafe {
         libc::kill(child.id() as i32, libc::SIGINT);
@@ -242,12 +245,5 @@ fn ctrl_c_stops_a_tournament_keeping_the_finished_games() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let text = String::from_utf8_lossy(&out.stdout);
-    // a-b played both games; the silent player's first game was under way.
-    assert!(text.contains("2 of 6 games"), "{text}");
-    for k in 0..2 {
-        let log = logs.join(format!("game-{k:04}.jsonl"));
-        let ok = run(&["match", "replay", log.to_str().unwrap()]);
-        assert_eq!(ok.status.code(), Some(0));
-    }
+    out
 }

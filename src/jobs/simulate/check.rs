@@ -136,7 +136,8 @@ pub fn check_stream(
 ) -> Result<Checked, InputError> {
     let mut found = Findings::default();
     let read = read_source(source, &mut |k, entry, board, physics| {
-        found.check(rules, k, entry, board, physics)
+        found.checked(rules, k, entry, board, physics);
+        true
     });
     let blocks = match read {
         Ok(blocks) => blocks,
@@ -151,7 +152,8 @@ pub fn check_stream(
         // The shots were checked against the defaults: again, against the file's blocks.
         found = Findings::default();
         read_source(source, &mut |k, entry, _, _| {
-            found.check(rules, k, entry, &board, &physics)
+            found.checked(rules, k, entry, &board, &physics);
+            true
         })
         .map_err(|_| InputError::new("file", "changed while it was read: read it again"))?;
     }
@@ -181,22 +183,8 @@ pub(super) struct Findings {
 
 impl Findings {
     /// Checks shot `k` as read (`entry`), on `board` and `physics`, under `rules` if
-    /// given: keeps the first error of each kind. Always reads on (a JSON error further on
-    /// comes first).
-    fn check(
-        &mut self,
-        rules: Option<Ruleset>,
-        k: usize,
-        entry: Result<ShotEntry, InputError>,
-        board: &Board,
-        physics: &Physics,
-    ) -> bool {
-        self.checked(rules, k, entry, board, physics);
-        true
-    }
-
-    /// [`Findings::check`], giving the shot back if it is valid and no shot before it was
-    /// wrong.
+    /// given: keeps the first error of each kind (the reading goes on: a JSON error further
+    /// on comes first). Gives the shot back if it is valid and no shot before it was wrong.
     pub(super) fn checked(
         &mut self,
         rules: Option<Ruleset>,

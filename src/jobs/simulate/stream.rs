@@ -299,15 +299,6 @@ fn run_chunk(
             });
             (items.collect(), done.stopped.is_some())
         }
-        None if prechecked => {
-            let done = run_checked_batch_until(board, physics, entries, cancel);
-            let items = done.items.into_iter().map(|outcome| OutcomeItem {
-                outcome,
-                verdict: None,
-                trace: None,
-            });
-            (items.collect(), done.stopped.is_some())
-        }
         None => {
             let done = run_batch_until(board, physics, entries, cancel);
             let items = done
