@@ -151,7 +151,7 @@ fn ctrl_c_stops_a_match_keeping_its_log() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let out = ctrl_c(referee, Duration::from_millis(700));
+    ctrl_c(referee, Duration::from_millis(700));
     let body = std::fs::read_to_string(&log).unwrap();
     let last = body.lines().last().unwrap();
     assert!(last.contains("\"stopped\":true"), "{last}");
