@@ -513,6 +513,48 @@ fn the_page_flicks_studies_suggests_and_replays_in_chromium() {
     );
     assert_eq!(dots, json!(2000));
 
+    // A skill level from the menu: its widths fill the four fields, the study asks for the
+    // level by name, the result names it, and the summary is the command line's.
+    d.script(
+        "const s = document.getElementById('n-skill'); s.value = 'club'; \
+         s.dispatchEvent(new Event('change')); return null;",
+        json!([]),
+    );
+    let club = crokinole::montecarlo::SkillLevel::by_name("club")
+        .unwrap()
+        .noise;
+    for (key, width) in [
+        ("offset", club.offset),
+        ("aim", club.aim),
+        ("speed", club.speed),
+        ("spin", club.spin),
+    ] {
+        let shown = d.script(
+            &format!("return Number(document.getElementById('n-{key}').value);"),
+            json!([]),
+        );
+        assert_eq!(shown.as_f64(), Some(width), "the club level's {key} width");
+    }
+    d.mark_sent();
+    d.click("#mc-run");
+    d.wait_for("mc-done");
+    assert_eq!(d.text("#skill-used"), "club");
+    let study = d.script("return window.crokinole.study(true);", json!([]));
+    assert_eq!(study["noise"], json!("club"), "{study}");
+    std::fs::write(&sfile, study.to_string()).unwrap();
+    let summary: Value = serde_json::from_slice(&cli(&[
+        "montecarlo",
+        sfile.to_str().unwrap(),
+        "--samples",
+        "2000",
+        "--seed",
+        "3",
+    ]))
+    .unwrap();
+    assert_eq!(summary["skill"], json!("club"));
+    let mean = summary["score_change"]["mean"].as_f64().unwrap();
+    assert_eq!(d.text("#mc-mean"), format!("{mean:.2}"));
+
     // The planner from the page at 1366x768, then play its best flick: what was asked for
     // comes into view.
     d.call(
