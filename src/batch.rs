@@ -130,21 +130,23 @@ pub fn run_batch_until<S: std::borrow::Borrow<Shot> + Sync>(
 
 /// [`run_batch_until`] for shots that [`Shot::check`] accepted on this `board` and
 /// `physics` (a shot file's check pass): their worlds are built without checking them a
-/// second time (in debug builds they are), the same outcomes. Giving it a shot that was
-/// not checked is a bug of the caller's.
+/// second time (in debug builds they are), each in its thread's world, copied from one
+/// empty world of the board (so a shot allocates only its outcome); the same outcomes.
+/// Giving it a shot that was not checked is a bug of the caller's.
 pub(crate) fn run_checked_batch_until<S: std::borrow::Borrow<Shot> + Sync>(
     board: &Board,
     physics: &Physics,
     shots: &[S],
     cancel: &Cancel,
 ) -> Finished<Outcome> {
+    let empty = crate::world::World::unchecked(board.clone(), physics.clone());
     Finished::prefix(
         shots
             .par_iter()
             .with_max_len(SPLIT)
             .map(|s| {
                 cancel.check()?;
-                crate::shot::outcome_until(s.borrow().checked_world(board, physics), cancel)
+                crate::shot::checked_outcome_from(&empty, s.borrow(), cancel)
             })
             .collect(),
     )

@@ -106,20 +106,6 @@ impl Shot {
         Ok(())
     }
 
-    /// [`Shot::world`] for a shot that [`Shot::check`] (or [`Shot::world`]) accepted on
-    /// this `board` and `physics`: the same world, built without checking it again
-    /// (checked in debug builds).
-    pub(crate) fn checked_world(&self, board: &Board, physics: &Physics) -> World {
-        debug_assert!(self.world(board, physics).is_ok());
-        let mut world = World::unchecked(board.clone(), physics.clone());
-        world.discs.reserve(self.discs.len() + 1);
-        world.motion.reserve(self.discs.len() + 1);
-        for (disc, _) in self.placed(physics) {
-            world.add_checked_disc(disc);
-        }
-        world
-    }
-
     /// The shot's discs as the engine places them, in id order (the resting discs, then
     /// the shooter with its flick), each with the field that names it.
     fn placed(&self, physics: &Physics) -> impl Iterator<Item = (Disc, DiscField)> + '_ {
@@ -176,11 +162,42 @@ pub(crate) fn outcome_from(
     shooter: Disc,
     cancel: &Cancel,
 ) -> Result<Outcome, Cancelled> {
+    in_scratch(base, cancel, |world| {
+        world.add_checked_disc(shooter);
+    })
+}
+
+/// The outcome of `shot`, which [`Shot::check`] accepted on the board and physics of
+/// `empty` (a world without discs): run in the calling thread's world, copied from
+/// `empty` ([`outcome_from`]), its discs added unchecked (in debug builds checked), so a
+/// batch of checked shots allocates only their outcomes; the same outcome as
+/// [`run_shot_until`].
+pub(crate) fn checked_outcome_from(
+    empty: &World,
+    shot: &Shot,
+    cancel: &Cancel,
+) -> Result<Outcome, Cancelled> {
+    debug_assert!(empty.discs().is_empty());
+    debug_assert!(shot.world(empty.board(), empty.physics()).is_ok());
+    in_scratch(empty, cancel, |world| {
+        for (disc, _) in shot.placed(empty.physics()) {
+            world.add_checked_disc(disc);
+        }
+    })
+}
+
+/// Runs a copy of `base`, given its last discs by `add`, in a world kept for the calling
+/// thread (copied from `base` with [`World::clone_from`], which reuses its lists).
+fn in_scratch(
+    base: &World,
+    cancel: &Cancel,
+    add: impl FnOnce(&mut World),
+) -> Result<Outcome, Cancelled> {
     thread_local! {
         static SCRATCH: std::cell::RefCell<Option<World>> = const { std::cell::RefCell::new(None) };
     }
     let run = |world: &mut World| {
-        world.add_checked_disc(shooter);
+        add(world);
         world.run_until(cancel)?;
         Ok(finished_in_place(world))
     };
