@@ -82,7 +82,7 @@ fn a_watched_match_grows_a_shot_at_a_time_the_same_match_each_time() {
     // Players' names come from their `ready`.
     let name = two["view"]["seats"][0]["name"].as_str().unwrap();
     assert!(name.starts_with("builtin:greedy:k=2"), "{name}");
-    assert_eq!(two["view"]["seats"][1]["name"], "builtin:random");
+    assert_eq!(two["view"]["seats"][1]["name"], "builtin:random:spin=0");
 }
 
 #[test]
