@@ -95,7 +95,7 @@ fn a_watched_match_to_its_end_replays_with_crokinole_match_replay() {
     assert_eq!(view["end"]["reason"], "rounds");
     let last = &view["log"]["shots"][15];
     assert_eq!(last["round_end"]["scores"], view["end"]["scores"]);
-    let path = scratch("watch").join("watched.jsonl");
+    let path = scratch("watch-end").join("watched.jsonl");
     std::fs::write(&path, all["log"].as_str().unwrap()).unwrap();
     let out = Command::new(BIN)
         .args(["match", "replay", path.to_str().unwrap()])
@@ -220,4 +220,54 @@ fn the_watch_and_replay_bounds_hold() {
     assert_eq!(reply.status, 503);
     let reply = watch(&Query::default(), body.as_bytes(), &limits, &spent);
     assert_eq!(reply.status, 503);
+}
+
+/// A player that answers every turn with two flicks the rules refuse: each of its shots is
+/// forfeited (`bad flick`).
+const BAD_PLAYER: &str = r#"sh -c 'while read -r line; do case "$line" in *"\"hello\""*) echo "{\"type\":\"ready\",\"name\":\"bad\"}";; *"\"turn\""*) f="{\"type\":\"flick\",\"offset\":0,\"aim\":0,\"speed\":-1,\"spin\":0}"; echo "$f"; echo "$f";; esac; done'"#;
+
+#[test]
+fn a_match_logs_forfeited_shots_are_shown_with_their_reason_and_no_shot_file() {
+    let path = scratch("watch-forfeits").join("forfeits.jsonl");
+    let out = Command::new(BIN)
+        .args([
+            "match",
+            "--player",
+            BAD_PLAYER,
+            "--player",
+            "builtin:random",
+            "--seed",
+            "9",
+            "--ruleset",
+            "tournament",
+            "--max-rounds",
+            "1",
+            "--log",
+            path.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let log = std::fs::read_to_string(&path).unwrap();
+    let limits = Limits::default();
+    let (status, v) = call(replay, "", &log, &limits);
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["verified"], true, "{}", v["problem"]);
+    assert_eq!(v["seats"][0]["name"], "bad");
+    let shots = v["log"]["shots"].as_array().unwrap();
+    assert_eq!(shots.len(), 16);
+    for (k, s) in shots.iter().enumerate() {
+        let bad = s["seat"] == 0;
+        assert_eq!(s["forfeit"] == "bad flick", bad, "shot {k}");
+        assert_eq!(v["shots"][k].is_null(), bad, "shot {k}");
+    }
+    // A match log sent to the game-log replay is pointed to its endpoint.
+    let (status, v) = call(crokinole::serve::api::replay, "", &log, &limits);
+    assert_eq!(status, 400);
+    assert!(v["error"].as_str().unwrap().contains("/api/match/replay"));
 }
