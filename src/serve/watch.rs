@@ -8,7 +8,7 @@
 use crate::cancel::{Cancel, CancelReason, Cancelled};
 use crate::referee::{MatchError, match_view, parse_watch, watch_match};
 use crate::serve::api::{Limits, Query, Reply};
-use serde_json::json;
+use serde_json::{Value, json};
 
 /// Most shots one `/api/match/watch` request may ask for (`shots`): ten rounds (the most a
 /// watched match may have) of 24 shots.
@@ -51,32 +51,41 @@ pub fn replay(query: &Query, body: &[u8], limits: &Limits, cancel: &Cancel) -> R
     run().unwrap_or_else(|e| e)
 }
 
-/// `POST /api/match/watch?shots=N`: a watch request (built-in strategies only) in; the
-/// match refereed up to `N` shots (default 1, at most [`MAX_WATCH_SHOTS`]) or its end,
-/// played again from its start: `{"log": the log so far, "over": whether the game ended,
-/// "view": the replay view of that log}`. Bounds: the request's rounds (at most 10), `N`,
-/// the time budget (503), the gate.
+/// `POST /api/match/watch?shots=N&seen=K&log`: a watch request (built-in strategies only)
+/// in; the match refereed up to `N` shots (default 1, at most [`MAX_WATCH_SHOTS`]) or its
+/// end, played again from its start: `{"over": whether the game ended, "view": the replay
+/// view of its log, "log": the log so far}`. With `seen=K` (0 to `N`) the view's shots
+/// start at shot `K` (`view.from`: the page has the earlier ones); the log is in the
+/// answer only once the game is over or with `log`, so watching a match shot by shot sends
+/// each shot once. Bounds: the request's rounds (at most 10), `N`, the time budget (503),
+/// the gate.
 pub fn watch(query: &Query, body: &[u8], limits: &Limits, cancel: &Cancel) -> Reply {
     let run = || -> Result<Reply, Reply> {
-        if let Some((k, _)) = query.0.iter().find(|(k, _)| k != "shots") {
+        if let Some((k, _)) = query
+            .0
+            .iter()
+            .find(|(k, _)| !["shots", "seen", "log"].contains(&k.as_str()))
+        {
             return Err(Reply::bad(format!(
-                "unknown query parameter `{k}`; this endpoint takes shots"
+                "unknown query parameter `{k}`; this endpoint takes shots, seen, log"
             )));
         }
-        let shots = match query.get("shots") {
-            None => 1,
+        let number = |key: &str, default: u64, lo: u64, hi: u64| match query.get(key) {
+            None => Ok(default),
             Some(v) => v
                 .trim()
                 .parse::<u64>()
                 .ok()
-                .filter(|n| (1..=MAX_WATCH_SHOTS).contains(n))
+                .filter(|n| (lo..=hi).contains(n))
                 .ok_or_else(|| {
                     Reply::bad(format!(
-                        "query parameter `shots`: expected a whole number in \
-                         1..={MAX_WATCH_SHOTS}, got `{v}`"
+                        "query parameter `{key}`: expected a whole number in {lo}..={hi}, \
+                         got `{v}`"
                     ))
-                })?,
+                }),
         };
+        let shots = number("shots", 1, 1, MAX_WATCH_SHOTS)?;
+        let seen = number("seen", 0, 0, shots)? as usize;
         let config = parse_watch(utf8(body)?).map_err(|e| Reply::bad(format!("watch: {e}")))?;
         let watched = match watch_match(&config, shots as usize, cancel) {
             Ok(w) => w,
@@ -84,12 +93,21 @@ pub fn watch(query: &Query, body: &[u8], limits: &Limits, cancel: &Cancel) -> Re
             Err(MatchError::Input(e)) => return Err(Reply::bad(format!("watch: {e}"))),
             Err(e) => return Err(Reply::error(500, format!("the match failed: {e}"))),
         };
-        let view = match match_view(&watched.log, limits.max_log_shots, usize::MAX, cancel) {
-            Ok(Some(view)) => view,
+        let mut view = match match_view(&watched.log, limits.max_log_shots, usize::MAX, cancel) {
+            Ok(Some(view)) => view.json,
             Ok(None) => return Err(stopped(cancel)),
             Err(e) => return Err(Reply::error(500, format!("the match's own log: {e}"))),
         };
-        let body = json!({"log": watched.log, "over": watched.over, "view": view.json});
+        for list in ["/shots", "/log/shots"] {
+            if let Some(Value::Array(a)) = view.pointer_mut(list) {
+                a.drain(..seen.min(a.len()));
+            }
+        }
+        view["from"] = json!(seen);
+        let mut body = json!({"over": watched.over, "view": view});
+        if watched.over || query.get("log").is_some() {
+            body["log"] = json!(watched.log);
+        }
         Ok(Reply::json(format!("{body}\n")))
     };
     run().unwrap_or_else(|e| e)

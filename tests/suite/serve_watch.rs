@@ -48,7 +48,7 @@ fn call(
 fn watched(shots: u64) -> Value {
     let (status, v) = call(
         watch,
-        &format!("shots={shots}"),
+        &format!("shots={shots}&log"),
         &request().to_string(),
         &Limits::default(),
     );
@@ -79,6 +79,19 @@ fn a_watched_match_grows_a_shot_at_a_time_the_same_match_each_time() {
     for key in ["seat", "intended", "executed", "outcome", "scores"] {
         assert_eq!(s[0][key], one["view"]["log"]["shots"][0][key], "{key}");
     }
+    // With `seen`, only the new shots (and no log while the game goes on).
+    let (status, new) = call(
+        watch,
+        "shots=2&seen=1",
+        &request().to_string(),
+        &Limits::default(),
+    );
+    assert_eq!(status, 200);
+    assert_eq!(new["view"]["from"], 1);
+    assert_eq!(new["view"]["shots"].as_array().unwrap().len(), 1);
+    assert_eq!(new["view"]["shots"][0], two["view"]["shots"][1]);
+    assert_eq!(new["view"]["log"]["shots"][0]["outcome"], s[1]["outcome"]);
+    assert!(new.get("log").is_none());
     // Players' names come from their `ready`.
     let name = two["view"]["seats"][0]["name"].as_str().unwrap();
     assert!(name.starts_with("builtin:greedy:k=2"), "{name}");
@@ -177,7 +190,14 @@ fn programs_and_network_players_are_refused_naming_the_seat() {
 fn the_watch_and_replay_bounds_hold() {
     let limits = Limits::default();
     let body = request().to_string();
-    for q in ["shots=0", "shots=241", "shots=x", "seen=1"] {
+    for q in [
+        "shots=0",
+        "shots=241",
+        "shots=x",
+        "seen=2",
+        "shots=3&seen=4",
+        "from=1",
+    ] {
         let (status, v) = call(watch, q, &body, &limits);
         assert_eq!(status, 400, "{q}: {v}");
     }
@@ -220,6 +240,28 @@ fn the_watch_and_replay_bounds_hold() {
     assert_eq!(reply.status, 503);
     let reply = watch(&Query::default(), body.as_bytes(), &limits, &spent);
     assert_eq!(reply.status, 503);
+    // A strategy that would think for hours stops at the request's budget.
+    let mut r = request();
+    r["seats"][0]["player"] = json!("builtin:planner:budget=100000000");
+    let budget = Cancel::new().with_budget(std::time::Duration::from_millis(300));
+    let t = std::time::Instant::now();
+    let reply = watch(
+        &Query::default(),
+        r.to_string().as_bytes(),
+        &limits,
+        &budget,
+    );
+    assert_eq!(
+        reply.status,
+        503,
+        "{}",
+        String::from_utf8_lossy(&reply.body)
+    );
+    assert!(
+        t.elapsed() < std::time::Duration::from_secs(20),
+        "{:?}",
+        t.elapsed()
+    );
 }
 
 /// A player that answers every turn with two flicks the rules refuse: each of its shots is

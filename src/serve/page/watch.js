@@ -6,8 +6,9 @@
 // whose board and helpers it uses, and after replay.js (docs/serve.md, docs/match.md).
 "use strict";
 
-// The watched match: its request, shots shown, the log so far, whether it runs.
-const W = { req: null, shots: 0, log: "", running: false, over: false };
+// The watched match: its request, the shots shown (their shot files and logged shots), its
+// log once over, whether it runs.
+const W = { req: null, shots: 0, files: [], logged: [], log: "", running: false, over: false };
 
 // Whether `text` is a match log: its first line is `{"type": "match", ...}`.
 function isMatchLog(text) {
@@ -116,23 +117,41 @@ function watchRequest() {
 function watchButtons() {
   $("w-start").disabled = W.running;
   $("w-stop").disabled = !W.running;
-  $("w-log").disabled = !W.log;
+  $("w-log").disabled = !W.req || !W.shots;
+}
+
+// The log of the match as far as it was watched: the server's answer once the game is
+// over, else the match played again to the shots shown, ended as stopped.
+async function watchLog() {
+  try {
+    let text = W.log;
+    if (!text) text = (await post(`/api/match/watch?shots=${W.shots}&seen=${W.shots}&log`, W.req)).log;
+    download("crokinole-match.jsonl", text);
+    return text;
+  } catch (e) {
+    fail("w-status", e);
+  }
 }
 
 async function watchStart() {
   W.req = watchRequest();
-  Object.assign(W, { shots: 0, log: "", running: true, over: false });
+  Object.assign(W, { shots: 0, files: [], logged: [], log: "", running: true, over: false });
   $("w-match").textContent = "";
   watchButtons();
   const req = W.req;
   try {
     while (W.running && W.req === req && !W.over) {
-      const r = await post(`/api/match/watch?shots=${W.shots + 1}`, req);
+      // The server sends the shots from `seen` on; the page keeps the earlier ones.
+      const r = await post(`/api/match/watch?shots=${W.shots + 1}&seen=${W.shots}`, req);
       if (W.req !== req) return;
-      W.log = r.log;
+      W.log = r.log || "";
       W.over = r.over;
       const v = r.view;
-      const n = v.log.shots.length;
+      W.files = W.files.slice(0, v.from).concat(v.shots);
+      W.logged = W.logged.slice(0, v.from).concat(v.log.shots);
+      v.shots = W.files;
+      v.log.shots = W.logged;
+      const n = W.logged.length;
       if (n > W.shots) {
         W.shots = n;
         const speed = Number($("w-speed").value) || 1;
@@ -161,6 +180,6 @@ function startWatchUi() {
   $("w-players").addEventListener("change", watchSeatRows);
   $("w-start").addEventListener("click", watchStart);
   $("w-stop").addEventListener("click", watchStop);
-  $("w-log").addEventListener("click", () => download("crokinole-match.jsonl", W.log));
-  window.crokinole.watch = { W, watchStart, watchStop };
+  $("w-log").addEventListener("click", watchLog);
+  window.crokinole.watch = { W, watchStart, watchStop, watchLog };
 }
