@@ -82,8 +82,15 @@ pub fn match_view(
     let mut position: Vec<Placed> = Vec::new();
     let mut end = Value::Null;
     let mut stopped = false;
+    let mut turn_line = 0;
     for k in 1..lines.len() {
         let no = k + 1;
+        // The lines of a shot: from its `turn` to the line before the next one.
+        if let Some(last) = shots.last_mut()
+            && last["lines"][0] == turn_line
+        {
+            last["lines"][1] = json!(no);
+        }
         let Some(Value::Object(entry)) = parse(k) else {
             continue;
         };
@@ -105,7 +112,13 @@ pub fn match_view(
                     s["name"] = msg.get("name").cloned().unwrap_or(Value::Null);
                 }
             }
-            ("to", "turn") => position = read_position(msg, no, max_discs)?,
+            ("to", "turn") => {
+                position = read_position(msg, no, max_discs)?;
+                turn_line = no;
+                if let Some(last) = shots.last_mut() {
+                    last["lines"][1] = json!(no - 1);
+                }
+            }
             // Each shot is sent to every seat: the shooter's copy is the one read.
             ("to", "shot") if msg.get("seat").and_then(Value::as_u64) == Some(seat) => {
                 if shots.len() == max_shots {
@@ -119,6 +132,7 @@ pub fn match_view(
                 files.push(file);
                 let mut shot = Value::Object(msg.clone());
                 shot["line"] = json!(no);
+                shot["lines"] = json!([turn_line, no]);
                 shot["score"] = msg.get("scores").cloned().unwrap_or(Value::Null);
                 shot["round_end"] = Value::Null;
                 shots.push(shot);

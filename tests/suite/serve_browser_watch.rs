@@ -190,6 +190,12 @@ fn a_match_is_watched_live_to_its_end_and_its_log_stepped_through_in_chromium() 
         said.contains(&format!("did NOT verify: line {}:", k + 1)),
         "{said}"
     );
+    // The shot whose lines hold it says so (the tampered line is the first shot's).
+    let marked = d.text("#rp-bad-line");
+    assert!(
+        marked.starts_with(&format!("line {}, of this shot", k + 1)),
+        "{marked}"
+    );
     d.screenshot("match-replay-tampered.png");
 }
 

@@ -148,6 +148,34 @@ fn a_match_logs_shots_simulated_again_give_the_logged_outcomes() {
 }
 
 #[test]
+fn a_four_player_match_is_watched_to_its_end() {
+    let mut r = request();
+    r["players"] = json!(4);
+    r["seats"] = json!([
+        {"player": "builtin:greedy", "skill": "elite"},
+        {"player": "builtin:random"},
+        {"player": "builtin:greedy:k=2", "skill": "casual"},
+        {"player": "builtin:random", "skill": "club"}
+    ]);
+    let (status, v) = call(watch, "shots=240", &r.to_string(), &Limits::default());
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["over"], true);
+    assert_eq!(v["view"]["verified"], true, "{}", v["view"]["problem"]);
+    let seats: Vec<u64> = v["view"]["log"]["shots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["seat"].as_u64().unwrap())
+        .collect();
+    // One round of the tournament rules: six discs a seat.
+    assert_eq!(seats.len(), 24);
+    for seat in 0..4 {
+        assert_eq!(seats.iter().filter(|&&s| s == seat).count(), 6, "{seats:?}");
+    }
+    crokinole::referee::replay_log(v["log"].as_str().unwrap()).unwrap();
+}
+
+#[test]
 fn a_tampered_match_log_is_shown_not_verified_naming_the_line() {
     let log = watched(4)["log"].as_str().unwrap().to_string();
     let k = log
@@ -169,6 +197,11 @@ fn a_tampered_match_log_is_shown_not_verified_naming_the_line() {
     assert_eq!(status, 200, "{v}");
     assert_eq!(v["verified"], false);
     assert_eq!(v["problem"]["line"], k + 1, "{}", v["problem"]);
+    // The first shot's lines (its turn to the next turn) hold the tampered line.
+    let lines = &v["log"]["shots"][0]["lines"];
+    assert!(lines[0].as_u64().unwrap() <= k as u64 + 1, "{lines}");
+    assert!(lines[1].as_u64().unwrap() >= k as u64 + 1, "{lines}");
+    assert!(v["log"]["shots"][1]["lines"][0].as_u64().unwrap() > lines[1].as_u64().unwrap());
     // The shots are still shown, as the log tells them.
     assert_eq!(v["log"]["shots"].as_array().unwrap().len(), 4);
 }

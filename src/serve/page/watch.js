@@ -65,6 +65,10 @@ function matchShotInfo(R, k) {
     h("div", {}, `executed: ${flickText(s.executed)}`),
   ];
   if (s.forfeit) rows.push(h("div", { class: "bad" }, `forfeited: ${s.forfeit}`));
+  const p = R.match.problem;
+  if (p && s.lines && p.line >= s.lines[0] && p.line <= s.lines[1]) {
+    rows.push(h("div", { id: "rp-bad-line", class: "bad" }, `line ${p.line}, of this shot, did not verify: ${p.problem}`));
+  }
   if (s.round_end) rows.push(h("div", { class: "big" }, `Round ${s.round_end.round} ends: ${s.round_end.round_points.join(" : ")}, game ${s.round_end.scores.join(" : ")}`));
   return h("div", { id: "rp-shot" }, ...rows);
 }
