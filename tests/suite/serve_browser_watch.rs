@@ -87,6 +87,20 @@ fn a_match_is_watched_live_to_its_end_and_its_log_stepped_through_in_chromium() 
     });
     let _ = w;
     sizes(&d, "watch-live");
+    // "Download the match log" in the middle of the match: the log of the shots shown so
+    // far, ended as stopped; it verifies.
+    let mid_log = d.call(
+        "POST",
+        "/execute/async",
+        Some(json!({
+            "script": "const done = arguments[arguments.length - 1];
+                       window.crokinole.watch.watchLog().then(done);",
+            "args": []
+        })),
+    );
+    let mid_log = mid_log.as_str().expect("the log so far").to_string();
+    let report = crokinole::referee::replay_log(&mid_log).expect("the log so far verifies");
+    assert!(report.stopped && report.shots >= 5, "{report:?}");
     let w = loop_until(&d, |w| {
         (w["over"] == true && w["running"] == false).then_some(false)
     });
@@ -127,6 +141,11 @@ fn a_match_is_watched_live_to_its_end_and_its_log_stepped_through_in_chromium() 
     let ok = cli(&["match", "replay", path.to_str().unwrap()]);
     assert!(String::from_utf8_lossy(&ok).starts_with("ok: "));
     crokinole::referee::replay_log(&log).expect("the watched log verifies");
+    // The log downloaded mid-match holds the same first shots.
+    assert_eq!(
+        logged_shots(&mid_log)[..],
+        shots[..logged_shots(&mid_log).len()]
+    );
 
     // The log loaded back and stepped through.
     let input = d.element("#log-file");
