@@ -30,6 +30,8 @@ struct Inner {
     flag: Arc<AtomicBool>,
     /// When the work's time budget ends, if it has one.
     deadline: Option<Instant>,
+    /// The request this one is part of ([`Cancel::child`]): cancelled with it.
+    parent: Option<Cancel>,
 }
 
 /// Why work was stopped.
@@ -59,6 +61,7 @@ impl Cancel {
             inner: Some(Arc::new(Inner {
                 flag,
                 deadline: None,
+                parent: None,
             })),
         }
     }
@@ -68,16 +71,38 @@ impl Cancel {
     pub fn with_budget(&self, budget: Duration) -> Cancel {
         let now = Instant::now();
         let end = now.checked_add(budget);
-        let (flag, old) = match &self.inner {
-            Some(inner) => (Arc::clone(&inner.flag), inner.deadline),
-            None => (Arc::new(AtomicBool::new(false)), None),
+        let (flag, old, parent) = match &self.inner {
+            Some(inner) => (
+                Arc::clone(&inner.flag),
+                inner.deadline,
+                inner.parent.clone(),
+            ),
+            None => (Arc::new(AtomicBool::new(false)), None, None),
         };
         let deadline = match (old, end) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
         Cancel {
-            inner: Some(Arc::new(Inner { flag, deadline })),
+            inner: Some(Arc::new(Inner {
+                flag,
+                deadline,
+                parent,
+            })),
+        }
+    }
+
+    /// A part of this request that can be stopped on its own: cancelled whenever this one
+    /// is (with its reason), and by its own [`Cancel::cancel`], which leaves this one as it
+    /// is (the page's watched match stops after the shots it asked for, its request goes
+    /// on).
+    pub fn child(&self) -> Cancel {
+        Cancel {
+            inner: Some(Arc::new(Inner {
+                flag: Arc::new(AtomicBool::new(false)),
+                deadline: None,
+                parent: Some(self.clone()),
+            })),
         }
     }
 
@@ -97,7 +122,7 @@ impl Cancel {
         }
         match inner.deadline {
             Some(d) if Instant::now() >= d => Some(CancelReason::Deadline),
-            _ => None,
+            _ => inner.parent.as_ref().and_then(Cancel::reason),
         }
     }
 
@@ -134,6 +159,20 @@ impl std::error::Error for Cancelled {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_child_stops_with_its_parent_but_not_the_other_way() {
+        let parent = Cancel::new();
+        let child = parent.child();
+        child.cancel();
+        assert_eq!(child.reason(), Some(CancelReason::Requested));
+        assert!(!parent.is_cancelled());
+        let other = parent.child();
+        let spent = Cancel::new().with_budget(Duration::ZERO).child();
+        assert_eq!(spent.reason(), Some(CancelReason::Deadline));
+        parent.cancel();
+        assert!(other.is_cancelled());
+    }
 
     #[test]
     fn never_is_never_cancelled() {

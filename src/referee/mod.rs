@@ -13,6 +13,8 @@
 //! - [`replay`]: [`replay_log`], a log checked against the seed and the engine.
 //! - [`players`]: starting the programs and accepting TCP players.
 //! - [`tournament`]: round robins, their standings; [`rating`]: Bradley-Terry ratings.
+//! - [`view`]: [`match_view`], a match log as the page's replay view shows it.
+//! - [`watch`]: [`watch_match`], a match of built-ins the page starts and watches.
 
 pub mod bot;
 pub mod config;
@@ -25,13 +27,17 @@ pub mod table;
 pub mod tournament;
 
 pub mod transport;
+pub mod view;
+pub mod watch;
 
 pub use bot::{BuiltinPlayer, Reply};
 pub use config::{MatchConfig, PlayerSpec, SeatConfig, seed_commitment};
 pub use log::{LogSink, Observer};
 pub use players::{accept_players, join_tokens, play_match, start_players};
-pub use replay::{ReplayError, ReplayReport, replay_log};
+pub use replay::{ReplayError, ReplayReport, replay_log, replay_log_until};
 pub use run::{MatchError, MatchOutcome, Player, run_match};
 pub use table::{End, Table};
 pub use tournament::{TournamentConfig, parse_tournament, run_tournament};
 pub use transport::Conn;
+pub use view::{MatchView, is_match_log, match_view};
+pub use watch::{Watched, parse_watch, watch_match};

@@ -190,6 +190,13 @@ fn read_config(first: &Map<String, Value>, seed: u64) -> Result<MatchConfig, Rep
 /// commitment of its first, then every message the referee sent against a replay of the
 /// game from the logged flicks, bit for bit. The first line that disagrees is the error.
 pub fn replay_log(text: &str) -> Result<ReplayReport, ReplayError> {
+    replay_log_until(text, &Cancel::never())
+}
+
+/// [`replay_log`] whose shots stop when `cancel` is cancelled (the server's time budget):
+/// then an error whose problem names the stop, so the caller asks `cancel` before calling
+/// the log wrong.
+pub fn replay_log_until(text: &str, cancel: &Cancel) -> Result<ReplayReport, ReplayError> {
     if text.len() > MAX_LOG_BYTES {
         return Err(err(
             0,
@@ -246,7 +253,6 @@ pub fn replay_log(text: &str) -> Result<ReplayReport, ReplayError> {
     // Messages to every seat the replay expects next, with the seats still to receive them.
     let mut expect: VecDeque<(Value, Vec<u8>)> = VecDeque::new();
     let mut end = None;
-    let cancel = Cancel::never();
     for (k, _) in lines.iter().enumerate().take(last_no - 1).skip(1) {
         let no = k + 1;
         let entry = parsed(k)?;
@@ -316,7 +322,7 @@ pub fn replay_log(text: &str) -> Result<ReplayReport, ReplayError> {
                             waited,
                             per_shot_s: config.clock.per_shot_s,
                         };
-                        replay_shot(&mut table, msg, &answered, &cancel, no)?
+                        replay_shot(&mut table, msg, &answered, cancel, no)?
                     };
                     expect.extend(produced.into_iter().map(|m| (m, seats.clone())));
                 }

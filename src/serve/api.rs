@@ -507,6 +507,11 @@ pub fn suggest(query: &Query, body: &[u8], limits: &Limits, cancel: &Cancel) -> 
 pub fn replay(query: &Query, body: &[u8], limits: &Limits, _cancel: &Cancel) -> Reply {
     let run = || -> Result<Reply, Reply> {
         query.only(&[])?;
+        if crate::referee::is_match_log(text(body)?) {
+            return Err(Reply::bad(
+                "this is a `crokinole match` log: POST it to /api/match/replay",
+            ));
+        }
         let log = replay::read(text(body)?).map_err(refused("game log"))?;
         if log.shots.len() > limits.max_log_shots {
             return Err(Reply::bad(format!(

@@ -31,17 +31,18 @@
 //! - make it work long: every request's work watches a [`Cancel`] with the request's time
 //!   budget ([`ServeConfig::budget`]), cancelled too when the client goes away (hyper drops
 //!   the request's future), and the engine checks it within every shot (503 when it ran
-//!   out); the heavy endpoints (simulate, shot, montecarlo, suggest, game) pass one [`Gate`],
-//!   waiting there within their budget.
+//!   out); the heavy endpoints (simulate, shot, montecarlo, suggest, game, match) pass one
+//!   [`Gate`], waiting there within their budget.
 //!
 //! - [`api`]: the endpoints as plain functions (query and body in, [`Reply`] out) and the
-//!   [`Limits`] every request is held to.
+//!   [`Limits`] every request is held to; [`watch`]: the match endpoints.
 //! - [`route`]: method and path to endpoint, the body-size and content-type checks, the
 //!   gate, and a last guard against panics.
 //! - [`Server`]: the socket, the connections and their bounds; `write_timeout.rs` the
 //!   stream that drops a client which stops reading.
 
 pub mod api;
+pub mod watch;
 mod write_timeout;
 use write_timeout::WriteTimeout;
 
@@ -70,6 +71,7 @@ const APP_JS: &str = include_str!("page/app.js");
 const GAME_JS: &str = include_str!("page/game.js");
 const STUDY_JS: &str = include_str!("page/study.js");
 const REPLAY_JS: &str = include_str!("page/replay.js");
+const WATCH_JS: &str = include_str!("page/watch.js");
 
 /// Most bytes of a request's line and headers hyper reads (its read buffer): a longer
 /// head is answered 431 and the connection closed.
@@ -270,6 +272,8 @@ pub fn route(req: &Request, limits: &Limits, gate: &Gate, cancel: &Cancel) -> Re
         "/api/suggest" => Some((api::suggest, true)),
         "/api/replay" => Some((api::replay, false)),
         "/api/game" => Some((api::game, true)),
+        "/api/match/replay" => Some((watch::replay, true)),
+        "/api/match/watch" => Some((watch::watch, true)),
         _ => None,
     };
     match (req.method, path, post) {
@@ -279,6 +283,7 @@ pub fn route(req: &Request, limits: &Limits, gate: &Gate, cancel: &Cancel) -> Re
         ("GET" | "HEAD", "/game.js", _) => page("text/javascript; charset=utf-8", GAME_JS),
         ("GET" | "HEAD", "/study.js", _) => page("text/javascript; charset=utf-8", STUDY_JS),
         ("GET" | "HEAD", "/replay.js", _) => page("text/javascript; charset=utf-8", REPLAY_JS),
+        ("GET" | "HEAD", "/watch.js", _) => page("text/javascript; charset=utf-8", WATCH_JS),
         ("GET" | "HEAD", "/api/params", _) => api::params(),
         ("GET" | "HEAD", "/api/skills", _) => api::skills(),
         ("POST", _, Some((endpoint, heavy))) => {
@@ -318,7 +323,7 @@ pub fn route(req: &Request, limits: &Limits, gate: &Gate, cancel: &Cancel) -> Re
         (
             _,
             "/" | "/index.html" | "/style.css" | "/app.js" | "/game.js" | "/study.js"
-            | "/replay.js" | "/api/params" | "/api/skills",
+            | "/replay.js" | "/watch.js" | "/api/params" | "/api/skills",
             _,
         ) => Reply::error(405, format!("{path} takes GET")),
         (_, _, Some(_)) => Reply::error(405, format!("{path} takes POST with a JSON body")),

@@ -55,5 +55,6 @@ mod rules_verdicts;
 mod serve_api;
 mod serve_browser;
 mod serve_soak;
+mod serve_watch;
 mod skills;
 mod streaming;

@@ -20,6 +20,10 @@ use crate::http;
 #[path = "serve_browser_game.rs"]
 mod game;
 
+/// Matches watched live and match logs replayed (a module of this one, as `game`).
+#[path = "serve_browser_watch.rs"]
+mod watch;
+
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};

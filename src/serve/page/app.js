@@ -655,6 +655,7 @@ async function saveShotFile() {
 }
 
 function loadText(text, name) {
+  if (isMatchLog(text)) return loadMatchLog(text, name);
   let data;
   try { data = JSON.parse(text); } catch (e) { status(`${name}: not JSON: ${e.message}`, true); return; }
   if (data && Array.isArray(data.shots) && "first_seat" in data) return loadLog(text);
@@ -715,6 +716,7 @@ async function start() {
   }
   fillSeats();
   startGameUi();
+  startWatchUi();
   syncInputs();
   drawBoard();
   redraw();
