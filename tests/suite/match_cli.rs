@@ -54,23 +54,9 @@ fn a_match_prints_its_result_and_its_log_replays() {
     assert!(String::from_utf8_lossy(&ok.stdout).starts_with("ok: "));
     // A flipped digit in an outcome: exit 1, the line named.
     let body = std::fs::read_to_string(log).unwrap();
-    let k = body
-        .lines()
-        .position(|l| l.contains("\"type\":\"shot\""))
-        .unwrap();
-    let bad: Vec<String> = body
-        .lines()
-        .enumerate()
-        .map(|(i, l)| {
-            if i == k {
-                l.replacen("\"time\":", "\"time\":1", 1)
-            } else {
-                l.into()
-            }
-        })
-        .collect();
+    let (bad, k) = tampered(&body);
     let bad_path = dir.join("bad.jsonl");
-    std::fs::write(&bad_path, bad.join("\n") + "\n").unwrap();
+    std::fs::write(&bad_path, bad).unwrap();
     let no = run(&["match", "replay", bad_path.to_str().unwrap()]);
     assert_eq!(no.status.code(), Some(1));
     let err = String::from_utf8_lossy(&no.stderr);
@@ -246,4 +232,25 @@ fn ctrl_c(child: std::process::Child, after: Duration) -> std::process::Output {
         String::from_utf8_lossy(&out.stderr)
     );
     out
+}
+
+/// A match log with one digit added to the outcome time of its first `shot` message (a
+/// tampered outcome, for replay to refuse naming the line), and that line's index from 0.
+pub(crate) fn tampered(log: &str) -> (String, usize) {
+    let k = log
+        .lines()
+        .position(|l| l.contains("\"type\":\"shot\""))
+        .unwrap();
+    let lines: Vec<String> = log
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            if i == k {
+                l.replacen("\"time\":", "\"time\":1", 1)
+            } else {
+                l.into()
+            }
+        })
+        .collect();
+    (lines.join("\n") + "\n", k)
 }

@@ -180,23 +180,9 @@ fn a_match_is_watched_live_to_its_end_and_its_log_stepped_through_in_chromium() 
     sizes(&d, "match-replay");
 
     // A tampered copy: shown, not verified, the line named.
-    let k = log
-        .lines()
-        .position(|l| l.contains("\"type\":\"shot\""))
-        .unwrap();
-    let bad: Vec<String> = log
-        .lines()
-        .enumerate()
-        .map(|(i, l)| {
-            if i == k {
-                l.replacen("\"time\":", "\"time\":1", 1)
-            } else {
-                l.into()
-            }
-        })
-        .collect();
+    let (bad, k) = crate::match_cli::tampered(&log);
     let bad_path = dir.join("tampered.jsonl");
-    std::fs::write(&bad_path, bad.join("\n") + "\n").unwrap();
+    std::fs::write(&bad_path, &bad).unwrap();
     d.mark_sent();
     d.call(
         "POST",

@@ -178,22 +178,8 @@ fn a_four_player_match_is_watched_to_its_end() {
 #[test]
 fn a_tampered_match_log_is_shown_not_verified_naming_the_line() {
     let log = watched(4)["log"].as_str().unwrap().to_string();
-    let k = log
-        .lines()
-        .position(|l| l.contains("\"type\":\"shot\""))
-        .unwrap();
-    let bad: Vec<String> = log
-        .lines()
-        .enumerate()
-        .map(|(i, l)| {
-            if i == k {
-                l.replacen("\"time\":", "\"time\":1", 1)
-            } else {
-                l.into()
-            }
-        })
-        .collect();
-    let (status, v) = call(replay, "", &(bad.join("\n") + "\n"), &Limits::default());
+    let (bad, k) = crate::match_cli::tampered(&log);
+    let (status, v) = call(replay, "", &bad, &Limits::default());
     assert_eq!(status, 200, "{v}");
     assert_eq!(v["verified"], false);
     assert_eq!(v["problem"]["line"], k + 1, "{}", v["problem"]);
