@@ -23,7 +23,7 @@ use crate::library::ruleset;
 use crokinole::montecarlo::PlayerFlick;
 use crokinole::montecarlo::flick::max_offset;
 use crokinole::play::{Decision, GameInPlay, NoLegalFlick, PlayConfig, PlayError, Strategy, Turn};
-use crokinole::rules::{GameResult, board_score, score_difference};
+use crokinole::rules::{Game, GameResult, board_score, round_totals, score_difference};
 use crokinole::{Board, Physics};
 use glam::DVec2;
 use numpy::ndarray::{Array1, Array2, Array3};
@@ -32,6 +32,24 @@ use pyo3::prelude::*;
 use pyo3::types::PyString;
 use rayon::prelude::*;
 use std::sync::Arc;
+
+/// `team`'s game score and the round in progress (20 x twenties + board score, 0 once the
+/// game is over, its last round being in the score), each `[own, other]`: what the
+/// observations of the env and the Table show.
+pub(crate) fn standing(config: &PlayConfig, g: &Game, team: u8) -> ([i32; 2], [i32; 2]) {
+    let (me, other) = (usize::from(team), usize::from(1 - team));
+    let board = board_score(&config.board, config.physics.disc_radius, g.position());
+    let totals = if g.is_over() {
+        [0, 0]
+    } else {
+        round_totals(g.twenties(), board)
+    };
+    let sc = g.score();
+    (
+        [sc[me] as i32, sc[other] as i32],
+        [totals[me] as i32, totals[other] as i32],
+    )
+}
 
 /// A seat whose decisions come from Python (the agent's actions, a `Table`'s flicks): this
 /// strategy is only its name in the log.
@@ -522,7 +540,6 @@ impl GameBatch {
         let mut score = Array2::<i32>::zeros((n, 2));
         let mut round = Array2::<i32>::zeros((n, 2));
         let mut left = Array2::<i32>::zeros((n, 2));
-        let (me, other) = (usize::from(self.team), usize::from(1 - self.team));
         let opponent_seat = usize::from((self.seat + 2) % 4);
         for i in 0..n {
             let g = self.game(i)?.game();
@@ -532,22 +549,11 @@ impl GameBatch {
                 own[[i, k]] = i8::from(d.team == self.team);
                 mask[[i, k]] = 1;
             }
-            let sc = g.score();
-            let board = board_score(
-                &self.config.board,
-                self.config.physics.disc_radius,
-                g.position(),
-            );
-            let tw = g.twenties();
-            let totals = if g.is_over() {
-                [0, 0]
-            } else {
-                [20 * tw[0] + board[0], 20 * tw[1] + board[1]]
-            };
-            score[[i, 0]] = sc[me] as i32;
-            score[[i, 1]] = sc[other] as i32;
-            round[[i, 0]] = totals[me] as i32;
-            round[[i, 1]] = totals[other] as i32;
+            let (sc, totals) = standing(&self.config, g, self.team);
+            score[[i, 0]] = sc[0];
+            score[[i, 1]] = sc[1];
+            round[[i, 0]] = totals[0];
+            round[[i, 1]] = totals[1];
             let dl = g.discs_left_per_seat();
             left[[i, 0]] = i32::from(dl[usize::from(self.seat)]);
             left[[i, 1]] = i32::from(dl[opponent_seat]);

@@ -8,12 +8,12 @@
 //! error perturbs it as in `crokinole play` (its noise and seeds), the engine runs it and
 //! the rules judge it. A game depends only on its game index and the actions.
 
-use crate::env::{ActionMap, Agent, lead};
+use crate::env::{ActionMap, Agent, lead, standing};
 use crate::errors::{error, on_pool};
 use crate::games::noise;
 use crate::library::ruleset;
 use crokinole::play::{Decision, GameInPlay, PlayConfig, PlayError, Strategy};
-use crokinole::rules::{board_score, team_of_seat};
+use crokinole::rules::team_of_seat;
 use crokinole::{Board, Physics};
 use numpy::ndarray::{Array1, Array2};
 use numpy::{IntoPyArray, PyArray1, PyArray2};
@@ -186,21 +186,9 @@ impl Table {
             own[k] = i8::from(d.team == team);
             mask[k] = 1;
         }
-        let (me, other) = (usize::from(team), usize::from(1 - team));
-        let sc = g.score();
-        let board = board_score(
-            &self.config.board,
-            self.config.physics.disc_radius,
-            g.position(),
-        );
-        let tw = g.twenties();
-        let totals = if g.is_over() {
-            [0, 0]
-        } else {
-            [20 * tw[0] + board[0], 20 * tw[1] + board[1]]
-        };
-        let score = Array1::from(vec![sc[me] as i32, sc[other] as i32]);
-        let round = Array1::from(vec![totals[me] as i32, totals[other] as i32]);
+        let (sc, totals) = standing(&self.config, g, team);
+        let score = Array1::from(sc.to_vec());
+        let round = Array1::from(totals.to_vec());
         let left_per_seat = g.discs_left_per_seat();
         let step = 4 / usize::from(players);
         let left: Vec<i32> = (0..usize::from(players))

@@ -24,8 +24,8 @@ use crate::montecarlo::{Noise, PlayerFlick, SkillLevel};
 use crate::params::Physics;
 use crate::play::strategy::{Decision, NoLegalFlick, Strategy, Turn};
 use crate::rules::{
-    Game, GameError, GameResult, RoundRecord, Ruleset, ShotRecord, ShotVerdict, seats_in_play,
-    team_of_seat, valid_players,
+    Game, GameError, GameResult, RoundRecord, Ruleset, ShotRecord, ShotVerdict, round_totals,
+    seats_in_play, team_of_seat, valid_players,
 };
 use crate::shot::{Flick, Outcome, ShotError, run_shot_until};
 use std::fmt;
@@ -363,10 +363,7 @@ impl GameInPlay {
             verdict: record.verdict,
             discs_left: record.discs_left,
             twenties,
-            round_totals: [
-                20 * twenties[0] + board_score[0],
-                20 * twenties[1] + board_score[1],
-            ],
+            round_totals: round_totals(twenties, board_score),
             score: self.game.score(),
             round_end: record.round_end.is_some(),
             next_turn: record.next_turn,

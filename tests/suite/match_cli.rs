@@ -152,36 +152,41 @@ fn ctrl_c_stops_a_match_keeping_its_log() {
 
 #[test]
 fn bad_match_flags_are_refused() {
-    let out = run(&[
-        "match",
-        "--player",
-        "builtin:random",
-        "--player",
-        "builtin:random",
-        "--players",
-        "4",
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("player"));
-    let out = run(&[
-        "match",
-        "--player",
-        "builtin:nope",
-        "--player",
-        "builtin:random",
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("player[0]"));
-    let out = run(&[
-        "match",
-        "--player",
-        "builtin:random",
-        "--player",
-        "builtin:random",
-        "--clock=-1",
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("clock.total_s"));
+    let random = "builtin:random";
+    for (args, named) in [
+        (
+            &[
+                "match",
+                "--player",
+                random,
+                "--player",
+                random,
+                "--players",
+                "4",
+            ][..],
+            "player",
+        ),
+        (
+            &["match", "--player", "builtin:nope", "--player", random],
+            "player[0]",
+        ),
+        (
+            &[
+                "match",
+                "--player",
+                random,
+                "--player",
+                random,
+                "--clock=-1",
+            ],
+            "clock.total_s",
+        ),
+    ] {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(named), "{args:?}: {err}");
+    }
 }
 
 #[test]

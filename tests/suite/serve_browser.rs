@@ -492,18 +492,8 @@ fn the_page_flicks_studies_suggests_and_replays_in_chromium() {
         "/window/rect",
         Some(json!({"width": 1360, "height": 1100})),
     );
-    let study = d.script("return window.crokinole.study(true);", json!([]));
     let sfile = dir.join("study.json");
-    std::fs::write(&sfile, study.to_string()).unwrap();
-    let summary: Value = serde_json::from_slice(&cli(&[
-        "montecarlo",
-        sfile.to_str().unwrap(),
-        "--samples",
-        "2000",
-        "--seed",
-        "3",
-    ]))
-    .unwrap();
+    let (_, summary) = page_study_by_the_cli(&d, &sfile);
     let mean = summary["score_change"]["mean"].as_f64().unwrap();
     assert_eq!(d.text("#mc-mean"), format!("{mean:.2}"));
     let rows = d.script(
@@ -543,18 +533,8 @@ fn the_page_flicks_studies_suggests_and_replays_in_chromium() {
     d.click("#mc-run");
     d.wait_for("mc-done");
     assert_eq!(d.text("#skill-used"), "club");
-    let study = d.script("return window.crokinole.study(true);", json!([]));
+    let (study, summary) = page_study_by_the_cli(&d, &sfile);
     assert_eq!(study["noise"], json!("club"), "{study}");
-    std::fs::write(&sfile, study.to_string()).unwrap();
-    let summary: Value = serde_json::from_slice(&cli(&[
-        "montecarlo",
-        sfile.to_str().unwrap(),
-        "--samples",
-        "2000",
-        "--seed",
-        "3",
-    ]))
-    .unwrap();
     assert_eq!(summary["skill"], json!("club"));
     let mean = summary["score_change"]["mean"].as_f64().unwrap();
     assert_eq!(d.text("#mc-mean"), format!("{mean:.2}"));
@@ -665,6 +645,23 @@ fn the_page_flicks_studies_suggests_and_replays_in_chromium() {
 
 /// Whether the element's top is inside the window (what the user just asked for is seen
 /// without scrolling).
+/// The page's study (the Monte Carlo section's flick and error) written to `path`, and the
+/// summary `crokinole montecarlo` gives for it with the page's 2000 samples and seed 3.
+fn page_study_by_the_cli(d: &Driver, path: &Path) -> (Value, Value) {
+    let study = d.script("return window.crokinole.study(true);", json!([]));
+    std::fs::write(path, study.to_string()).unwrap();
+    let summary = serde_json::from_slice(&cli(&[
+        "montecarlo",
+        path.to_str().unwrap(),
+        "--samples",
+        "2000",
+        "--seed",
+        "3",
+    ]))
+    .unwrap();
+    (study, summary)
+}
+
 fn in_view(d: &Driver, css: &str) -> Value {
     d.script(
         "const r = document.querySelector(arguments[0]).getBoundingClientRect();
