@@ -42,8 +42,11 @@
 //!   stream that drops a client which stops reading.
 
 pub mod api;
+mod gate;
 pub mod watch;
 mod write_timeout;
+
+pub use gate::{Gate, Slot};
 use write_timeout::WriteTimeout;
 
 pub use api::{Limits, Query, Reply};
@@ -60,7 +63,7 @@ use std::net::SocketAddr;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Arc, Mutex};
 use std::task::Poll;
 use std::time::{Duration, Instant};
 
@@ -175,65 +178,6 @@ impl Default for ServeConfig {
             allow_hosts: Vec::new(),
             limits: Limits::default(),
         }
-    }
-}
-
-/// The places of heavy requests: at most `max` run at once; a [`Slot`] holds one and
-/// gives it back when dropped.
-#[derive(Debug, Default)]
-pub struct Gate {
-    busy: Mutex<usize>,
-    freed: Condvar,
-    max: usize,
-}
-
-/// One heavy request's place at the [`Gate`].
-pub struct Slot<'a>(&'a Gate);
-
-impl Gate {
-    /// A gate letting `max` heavy requests through at once.
-    pub fn new(max: usize) -> Gate {
-        Gate {
-            busy: Mutex::new(0),
-            freed: Condvar::new(),
-            max: max.max(1),
-        }
-    }
-
-    /// A place, if fewer than `max` are taken.
-    pub fn enter(&self) -> Option<Slot<'_>> {
-        let mut busy = self.busy.lock().unwrap_or_else(|e| e.into_inner());
-        (*busy < self.max).then(|| {
-            *busy += 1;
-            Slot(self)
-        })
-    }
-
-    /// A place, waiting for one until `cancel` is cancelled (then `None`).
-    pub fn enter_until(&self, cancel: &Cancel) -> Option<Slot<'_>> {
-        let mut busy = self.busy.lock().unwrap_or_else(|e| e.into_inner());
-        loop {
-            if *busy < self.max {
-                *busy += 1;
-                return Some(Slot(self));
-            }
-            if cancel.is_cancelled() {
-                return None;
-            }
-            busy = self
-                .freed
-                .wait_timeout(busy, Duration::from_millis(20))
-                .unwrap_or_else(|e| e.into_inner())
-                .0;
-        }
-    }
-}
-
-impl Drop for Slot<'_> {
-    fn drop(&mut self) {
-        let mut busy = self.0.busy.lock().unwrap_or_else(|e| e.into_inner());
-        *busy -= 1;
-        self.0.freed.notify_one();
     }
 }
 
