@@ -18,6 +18,7 @@
 
 pub mod coefficient;
 pub mod linalg;
+mod lm;
 pub mod model;
 pub mod solve;
 pub mod tracks;
