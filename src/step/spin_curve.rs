@@ -98,7 +98,69 @@ struct Branch {
     xi: Vec<f64>,
     /// Node `tau`, ascending.
     tau: Vec<f64>,
+    /// The outer end of the branch's `xi` (`1 - x*` above, `x*` below).
+    end: f64,
+    /// Where to look in `xi` (by [`Branch::xi_key`]) and `tau` (by itself) for a value.
+    xi_index: LogIndex,
+    tau_index: LogIndex,
     cells: Vec<Cell>,
+}
+
+/// Bits of an `f64` below a [`LogIndex`] bucket: a bucket is one 64th of an octave.
+const BUCKET_SHIFT: u32 = 46;
+
+/// A search index over ascending nodes by a *key*, a positive function of the value that
+/// never decreases as the value grows (`tau` itself; `xi / (end - xi)` for `xi`, which
+/// spreads both the nodes crowding towards `x*` and those crowding towards the outer end
+/// in proportion to their distance). The bits of a positive `f64` ascend with it, so the
+/// key's top bits (exponent and six bits of mantissa) name a bucket a 64th of an octave
+/// wide, and `first[b]` counts the nodes in the buckets below `b`. A value's node is then
+/// searched only among the nodes of its key's bucket (none to a few: the nodes are a few
+/// percent apart in key) instead of the whole branch, whose binary search was a chain of a
+/// dozen dependent loads and most of a lookup's time. A node in a lower bucket is below
+/// the value and one in a higher bucket above it (the key never decreases, in floating
+/// point too: its operations are monotone), so the count is the full search's, and the
+/// lookup lands on the same cell and the same bits.
+#[derive(Debug)]
+struct LogIndex {
+    /// Bucket of the first node.
+    base: u64,
+    /// `first[b]`: nodes whose key's bucket is below `base + b`, up to the bucket after
+    /// the last node's (which counts them all).
+    first: Vec<u16>,
+}
+
+impl LogIndex {
+    fn new(keys: &[f64]) -> LogIndex {
+        assert!(keys[0] > 0.0 && keys.windows(2).all(|w| w[0] <= w[1]));
+        assert!(keys.len() < usize::from(u16::MAX));
+        let bucket = |x: f64| x.to_bits() >> BUCKET_SHIFT;
+        let base = bucket(keys[0]);
+        let last = bucket(keys[keys.len() - 1]);
+        let first = (base..=last + 1)
+            .map(|b| keys.partition_point(|&k| bucket(k) < b) as u16)
+            .collect();
+        LogIndex { base, first }
+    }
+
+    /// `nodes.partition_point(|&n| n <= x)`, for the `nodes` the index was built on and
+    /// `key` the key of `x` (positive, or anything above the last node's key).
+    #[inline(always)]
+    fn count_at_most(&self, nodes: &[f64], x: f64, key: f64) -> usize {
+        let bucket = key.to_bits() >> BUCKET_SHIFT;
+        if bucket < self.base {
+            return 0;
+        }
+        let b = bucket - self.base;
+        if b >= self.first.len() as u64 - 1 {
+            return nodes.len();
+        }
+        let (lo, hi) = (
+            usize::from(self.first[b as usize]),
+            usize::from(self.first[b as usize + 1]),
+        );
+        lo + nodes[lo..hi].partition_point(|&n| n <= x)
+    }
 }
 
 /// The master curves of both branches and the fixed ratio.
@@ -164,7 +226,7 @@ impl SpinCurves {
         if !(xi >= b.xi[0] && xi <= b.xi[b.xi.len() - 1]) {
             return None;
         }
-        let k = (b.xi.partition_point(|&n| n <= xi) - 1).min(b.cells.len() - 1);
+        let k = (b.xi_index.count_at_most(&b.xi, xi, b.xi_key(xi)) - 1).min(b.cells.len() - 1);
         let c = &b.cells[k];
         let t = (xi - c.xi0) * c.inv_h;
         let big_s = cubic(&c.s, t);
@@ -254,11 +316,24 @@ impl Branch {
                 }
             })
             .collect();
+        let xi: Vec<f64> = nodes.iter().map(|n| n.0).collect();
+        let tau: Vec<f64> = nodes.iter().map(|n| n.1[1]).collect();
+        let keys: Vec<f64> = xi.iter().map(|&x| x / (end - x)).collect();
         Branch {
-            xi: nodes.iter().map(|n| n.0).collect(),
-            tau: nodes.iter().map(|n| n.1[1]).collect(),
+            end,
+            xi_index: LogIndex::new(&keys),
+            tau_index: LogIndex::new(&tau),
+            xi,
+            tau,
             cells,
         }
+    }
+
+    /// The key of `xi` in [`Branch::xi_index`]: `xi / (end - xi)`, about `xi` near `x*`
+    /// and the inverse distance to the outer end near it.
+    #[inline(always)]
+    fn xi_key(&self, xi: f64) -> f64 {
+        xi / (self.end - xi)
     }
 
     /// `(xi, S, sigma)` where the master time to rest is `target` (`0 < target` at most
@@ -272,7 +347,8 @@ impl Branch {
             let r = target / self.tau[0];
             return (self.xi[0], first.s[0] * r, first.sigma[0] * r * r);
         }
-        let k = (self.tau.partition_point(|&n| n <= target) - 1).min(self.cells.len() - 1);
+        let k =
+            (self.tau_index.count_at_most(&self.tau, target, target) - 1).min(self.cells.len() - 1);
         let c = &self.cells[k];
         // Newton on the cell's cubic from the chord's estimate.
         let mut t = (target - self.tau[k]) / (self.tau[k + 1] - self.tau[k]);
@@ -377,6 +453,45 @@ mod tests {
         }
         for (v, u) in [(1.0, 1e-9), (1e-9, 1.0), (0.6530017892056, 1.0)] {
             assert_eq!(curves.locate(v, u, a), None, "({v}, {u})");
+        }
+    }
+
+    /// The bucket index finds what a binary search over the whole branch finds, for every
+    /// node, the values just either side of it, between nodes, and outside the tables:
+    /// the lookups land on the same cell, so on the same bits.
+    #[test]
+    fn the_index_finds_what_the_full_search_finds() {
+        let c = spin_curves();
+        for b in [&c.below, &c.above] {
+            for (nodes, index, is_xi) in [(&b.xi, &b.xi_index, true), (&b.tau, &b.tau_index, false)]
+            {
+                let mut probes = vec![nodes[0] * 0.5, nodes[nodes.len() - 1], 1e-300];
+                if !is_xi {
+                    probes.extend([nodes[nodes.len() - 1] * 2.0, 1e300]);
+                }
+                for w in nodes.windows(2) {
+                    let (lo, hi) = (w[0], w[1]);
+                    probes.extend([
+                        lo,
+                        f64::from_bits(lo.to_bits() - 1),
+                        f64::from_bits(lo.to_bits() + 1),
+                        0.5 * (lo + hi),
+                        lo + 0.01 * (hi - lo),
+                    ]);
+                }
+                for x in probes {
+                    assert_eq!(
+                        index.count_at_most(nodes, x, if is_xi { b.xi_key(x) } else { x }),
+                        nodes.partition_point(|&n| n <= x),
+                        "{x:e}"
+                    );
+                }
+                let widest = index.first.windows(2).map(|w| w[1] - w[0]).max().unwrap();
+                eprintln!(
+                    "{} buckets, at most {widest} nodes in one",
+                    index.first.len()
+                );
+            }
         }
     }
 }
