@@ -137,8 +137,15 @@ impl LogIndex {
         let bucket = |x: f64| x.to_bits() >> BUCKET_SHIFT;
         let base = bucket(keys[0]);
         let last = bucket(keys[keys.len() - 1]);
+        // One pass: `below` walks the keys as the buckets rise.
+        let mut below = 0;
         let first = (base..=last + 1)
-            .map(|b| keys.partition_point(|&k| bucket(k) < b) as u16)
+            .map(|b| {
+                while below < keys.len() && bucket(keys[below]) < b {
+                    below += 1;
+                }
+                below as u16
+            })
             .collect();
         LogIndex { base, first }
     }
