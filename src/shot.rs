@@ -94,6 +94,17 @@ impl Shot {
     ) -> Result<(), InputError> {
         crate::validate::check_board(board)?;
         crate::validate::check_physics(physics)?;
+        self.check_discs(board, physics, scratch)
+    }
+
+    /// [`Shot::check`] without its first part, the board's and the physics' own checks:
+    /// for a caller that checked them once for many shots (a shot file).
+    pub fn check_discs(
+        &self,
+        board: &Board,
+        physics: &Physics,
+        scratch: &mut Vec<Disc>,
+    ) -> Result<(), InputError> {
         scratch.clear();
         for (disc, field) in self.placed(physics) {
             check_team(|| format!("{}.team", field.name()), disc.team)?;

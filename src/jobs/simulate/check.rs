@@ -179,6 +179,9 @@ pub(super) struct Findings {
     rules: Option<InputError>,
     /// The discs of the shot being checked ([`Shot::check`]).
     scratch: Vec<crate::disc::Disc>,
+    /// The board and the physics passed their own checks (done once, at the first shot
+    /// read: they are every shot's).
+    table_checked: bool,
 }
 
 impl Findings {
@@ -196,11 +199,18 @@ impl Findings {
         if self.shot.is_some() {
             return None;
         }
-        let scratch = &mut self.scratch;
+        let (scratch, table_checked) = (&mut self.scratch, &mut self.table_checked);
         let checked = entry.and_then(|e| {
-            e.shot
-                .check(board, physics, scratch)
-                .map_err(|x| x.in_shot(k))?;
+            if !*table_checked {
+                e.shot
+                    .check(board, physics, scratch)
+                    .map_err(|x| x.in_shot(k))?;
+                *table_checked = true;
+            } else {
+                e.shot
+                    .check_discs(board, physics, scratch)
+                    .map_err(|x| x.in_shot(k))?;
+            }
             Ok(e)
         });
         match checked {
