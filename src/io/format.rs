@@ -1,7 +1,7 @@
-//! The one JSON layout mechanism of the crate's output: a [`serde_json`] formatter
-//! ([`Laid`]) that writes the readable text straight to its writer while the value is
-//! serialised, deciding each line break from a [`Style`], a description of which
-//! containers break one item a line. Every writer of `crate::io` lays its text out through
+//! The one JSON layout mechanism of the crate's output: a serialiser
+//! ([`Laid`], `io/laid.rs`) that writes the readable text straight to its writer while
+//! the value is serialised, deciding each line break from a [`Style`], a description of
+//! which containers break one item a line. Every writer of `crate::io` lays its text out through
 //! [`to_json`] or [`write_json`]; a new layout goes here as a new [`Style`] constant, never
 //! as a private formatter next to its writer.
 //!
@@ -34,11 +34,11 @@
 //! keys keep their order and numbers their shortest round-trip digits.
 //!
 //! Every command prints its readable layout by default; `--compact` gives the same JSON on
-//! one line ([`Layout::Compact`]: `serde_json`'s compact formatter, or [`compact_json`] of
-//! a readable text).
+//! one line ([`Layout::Compact`]: the same serialiser without breaks or spaces, or
+//! [`compact_json`] of a readable text).
 
+use super::laid::Laid;
 use serde::Serialize;
-use serde_json::ser::{CompactFormatter, Formatter};
 use std::io::{self, Write};
 
 /// Which arrays within [`Style::arrays`] go one element a line, by the kind of their
@@ -159,298 +159,55 @@ pub fn compact_json(text: &str) -> String {
 pub(crate) fn to_json<T: Serialize + ?Sized>(value: &T, style: Style) -> String {
     let mut out = Vec::new();
     write_json(&mut out, value, style).expect("writing to memory cannot fail");
-    String::from_utf8(out).expect("serde_json writes UTF-8")
+    String::from_utf8(out).expect("the serialiser writes UTF-8")
 }
 
 /// Writes `value` to `w` as JSON in `layout`: readable in `style` as it is serialised,
-/// or compact with a trailing newline. Wrap `w` in a `BufWriter`: this makes many small
-/// writes.
+/// or compact with a trailing newline. It reaches `w` in blocks of 64 KiB
+/// ([`super::laid::FLUSH_AT`]) and a last one.
 pub(crate) fn write_laid_out<W: Write, T: Serialize + ?Sized>(
-    mut w: W,
+    w: W,
     value: &T,
     layout: Layout,
     style: Style,
 ) -> io::Result<()> {
-    match layout {
-        Layout::Readable => write_json(w, value, style),
-        Layout::Compact => {
-            serialize(&mut w, value, CompactFormatter)?;
-            w.write_all(b"\n")
-        }
-    }
-}
-
-/// Writes `value` to `w` as JSON laid out in `style`, straight from the serialiser.
-pub(crate) fn write_json<W: Write, T: Serialize + ?Sized>(
-    mut w: W,
-    value: &T,
-    style: Style,
-) -> io::Result<()> {
-    serialize(&mut w, value, Laid::new(style))?;
-    if style.newline {
-        w.write_all(b"\n")?;
-    }
-    Ok(())
-}
-
-/// Serialises `value` to `w` through `formatter`; a failure is the writer's.
-fn serialize<W: Write, T: Serialize + ?Sized, F: Formatter>(
-    w: W,
-    value: &T,
-    formatter: F,
-) -> io::Result<()> {
-    let mut ser = serde_json::Serializer::with_formatter(w, formatter);
-    value.serialize(&mut ser).map_err(|e| {
+    try_write_laid_out(w, value, layout, style).map_err(|e| {
         assert!(e.is_io(), "plain data always serializes: {e}");
         io::Error::from(e)
     })
 }
 
+/// Writes `value` to `w` as JSON laid out in `style`, straight from the serialiser.
+pub(crate) fn write_json<W: Write, T: Serialize + ?Sized>(
+    w: W,
+    value: &T,
+    style: Style,
+) -> io::Result<()> {
+    write_laid_out(w, value, Layout::Readable, style)
+}
+
 /// [`write_laid_out`] for a value whose serialisation can fail on its own (one that
 /// computes what it writes as it goes, like a streamed outcome file): its error is
-/// returned as `serde_json` made it, beside the writer's.
+/// returned as it was made, beside the writer's. What was serialised before the error
+/// is written (unfinished JSON).
 pub(crate) fn try_write_laid_out<W: Write, T: Serialize + ?Sized>(
-    mut w: W,
+    w: W,
     value: &T,
     layout: Layout,
     style: Style,
 ) -> Result<(), serde_json::Error> {
-    match layout {
-        Layout::Readable => {
-            value.serialize(&mut serde_json::Serializer::with_formatter(
-                &mut w,
-                Laid::new(style),
-            ))?;
-            if style.newline {
-                w.write_all(b"\n").map_err(serde_json::Error::io)?;
-            }
+    let compact = layout == Layout::Compact;
+    let mut ser = Laid::new(w, style, compact);
+    match value.serialize(&mut ser) {
+        Ok(()) => {
+            let tail: &[u8] = if compact || style.newline { b"\n" } else { b"" };
+            ser.finish(tail).map(drop)
         }
-        Layout::Compact => {
-            value.serialize(&mut serde_json::Serializer::with_formatter(
-                &mut w,
-                CompactFormatter,
-            ))?;
-            w.write_all(b"\n").map_err(serde_json::Error::io)?;
+        Err(e) => {
+            // The value's own error comes first; the writer's, if any, is secondary.
+            let _ = ser.finish(b"");
+            Err(e)
         }
-    }
-    Ok(())
-}
-
-/// One open container of [`Laid`].
-#[derive(Clone, Copy)]
-struct Open {
-    /// An array (else an object).
-    array: bool,
-    /// Goes one item a line.
-    broken: bool,
-    /// An array that may still break: its first element decides.
-    undecided: bool,
-    /// Holds an item.
-    used: bool,
-}
-
-/// A line break and 64 spaces: an indent of up to 32 levels in one write.
-const NEWLINE: [u8; 65] = {
-    let mut line = [b' '; 65];
-    line[0] = b'\n';
-    line
-};
-
-/// The formatter of every readable layout: writes JSON as `serde_json`'s compact formatter
-/// does, plus the line breaks, indents and spaces its [`Style`] asks for.
-pub(crate) struct Laid {
-    style: Style,
-    /// The open containers, outermost first.
-    stack: Vec<Open>,
-    /// How many open containers are broken: the indent of their items.
-    indent: usize,
-    /// The first element of an undecided array is about to begin.
-    pending: bool,
-}
-
-/// The kind of a value about to be written, for [`Rows`].
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    Scalar,
-    Array,
-    Object,
-}
-
-impl Laid {
-    /// A formatter for `style`.
-    pub(crate) fn new(style: Style) -> Laid {
-        Laid {
-            style,
-            stack: Vec::with_capacity(8),
-            indent: 0,
-            pending: false,
-        }
-    }
-
-    /// A line break and the current indent.
-    fn newline<W: ?Sized + Write>(&self, w: &mut W) -> io::Result<()> {
-        match NEWLINE.get(..1 + 2 * self.indent) {
-            Some(line) => w.write_all(line),
-            None => {
-                w.write_all(b"\n")?;
-                (0..self.indent).try_for_each(|_| w.write_all(b"  "))
-            }
-        }
-    }
-
-    /// A value of `kind` begins: if it is the first element of an undecided array, that
-    /// array breaks or not by its kind, and a broken one starts its first line.
-    #[inline]
-    fn value<W: ?Sized + Write>(&mut self, w: &mut W, kind: Kind) -> io::Result<()> {
-        if !self.pending {
-            return Ok(());
-        }
-        self.pending = false;
-        let rows = self.style.rows;
-        let open = self.stack.last_mut().expect("an array is open");
-        open.undecided = false;
-        open.broken = match rows {
-            Rows::Objects => kind == Kind::Object,
-            Rows::Containers => kind != Kind::Scalar,
-            Rows::OutsideArrays => true,
-        };
-        if open.broken {
-            self.indent += 1;
-            self.newline(w)?;
-        }
-        Ok(())
-    }
-
-    /// Ends the innermost container: a broken one that holds something closes on a line
-    /// of its own.
-    fn close<W: ?Sized + Write>(&mut self, w: &mut W, end: &[u8]) -> io::Result<()> {
-        let open = self.stack.pop().expect("balanced containers");
-        if open.broken {
-            self.indent -= 1;
-            if open.used {
-                self.newline(w)?;
-            }
-        }
-        w.write_all(end)
-    }
-
-    /// An item (an element or a key) of the innermost container begins: its separator.
-    #[inline]
-    fn item<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
-        let open = self.stack.last_mut().expect("inside a container");
-        open.used = true;
-        if first {
-            if open.undecided {
-                self.pending = true;
-                return Ok(());
-            }
-            if open.broken {
-                return self.newline(w);
-            }
-            return Ok(());
-        }
-        if open.broken {
-            w.write_all(b",")?;
-            self.newline(w)
-        } else {
-            w.write_all(b", ")
-        }
-    }
-}
-
-macro_rules! scalars {
-    ($($method:ident($ty:ty)),* $(,)?) => {
-        $(
-            #[inline]
-            fn $method<W: ?Sized + Write>(&mut self, w: &mut W, value: $ty) -> io::Result<()> {
-                self.value(w, Kind::Scalar)?;
-                CompactFormatter.$method(w, value)
-            }
-        )*
-    };
-}
-
-impl Formatter for Laid {
-    scalars! {
-        write_bool(bool), write_i8(i8), write_i16(i16), write_i32(i32), write_i64(i64),
-        write_i128(i128), write_u8(u8), write_u16(u16), write_u32(u32), write_u64(u64),
-        write_u128(u128), write_f32(f32), write_f64(f64), write_number_str(&str),
-        write_raw_fragment(&str),
-    }
-
-    #[inline]
-    fn write_null<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.value(w, Kind::Scalar)?;
-        w.write_all(b"null")
-    }
-
-    #[inline]
-    fn begin_string<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.value(w, Kind::Scalar)?;
-        w.write_all(b"\"")
-    }
-
-    fn begin_array<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.value(w, Kind::Array)?;
-        let depth = self.stack.len();
-        let in_array = self.stack.last().is_some_and(|o| o.array);
-        let undecided =
-            depth < self.style.arrays && !(self.style.rows == Rows::OutsideArrays && in_array);
-        self.stack.push(Open {
-            array: true,
-            broken: false,
-            undecided,
-            used: false,
-        });
-        w.write_all(b"[")
-    }
-
-    fn end_array<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.close(w, b"]")
-    }
-
-    #[inline]
-    fn begin_array_value<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
-        self.item(w, first)
-    }
-
-    #[inline]
-    fn end_array_value<W: ?Sized + Write>(&mut self, _: &mut W) -> io::Result<()> {
-        Ok(())
-    }
-
-    fn begin_object<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.value(w, Kind::Object)?;
-        let broken = self.stack.len() < self.style.objects;
-        if broken {
-            self.indent += 1;
-        }
-        self.stack.push(Open {
-            array: false,
-            broken,
-            undecided: false,
-            used: false,
-        });
-        w.write_all(b"{")
-    }
-
-    fn end_object<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.close(w, b"}")
-    }
-
-    #[inline]
-    fn begin_object_key<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
-        self.item(w, first)
-    }
-
-    #[inline]
-    fn begin_object_value<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-        w.write_all(b": ")
-    }
-
-    #[inline]
-    fn end_object_value<W: ?Sized + Write>(&mut self, _: &mut W) -> io::Result<()> {
-        Ok(())
     }
 }
 
@@ -593,5 +350,104 @@ mod tests {
             to_json(&v, Style::TWO_LEVELS),
             "{\n  \"a\": {\n    \"b\": [[1, 2], [3, 4]],\n    \"c\": {\"x\": 1, \"y\": [2]}\n  },\n  \"d\": 1.5,\n  \"e\": {}\n}\n"
         );
+    }
+
+    /// The serialiser writes `serde_json`'s bytes for every kind of value serde has:
+    /// compact, its text is `serde_json::to_string`'s; readable, the same once the layout's
+    /// spaces and breaks are taken out. Strings with every ASCII control character,
+    /// quotes, backslashes and non-ASCII text; each kind of enum variant; integer, boolean
+    /// and unit-variant map keys; options, units, bytes, tuples, non-finite floats.
+    #[test]
+    fn the_serialiser_writes_serde_json_bytes() {
+        use std::collections::BTreeMap;
+        #[derive(Serialize, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+        enum Key {
+            Alpha,
+        }
+        #[derive(Serialize)]
+        enum E {
+            Unit,
+            New(u8),
+            Tuple(i32, f64),
+            Struct { x: i8, y: Option<u16> },
+        }
+        #[derive(Serialize)]
+        struct Unit;
+        #[derive(Serialize)]
+        struct Newtype(u64);
+        #[derive(Serialize)]
+        struct TupleStruct(bool, char);
+        #[derive(Serialize)]
+        struct All<'a> {
+            text: String,
+            unicode: &'a str,
+            enums: Vec<E>,
+            by_int: BTreeMap<i64, u8>,
+            by_bool: BTreeMap<bool, u8>,
+            by_variant: BTreeMap<Key, u8>,
+            by_str: BTreeMap<&'a str, Vec<u8>>,
+            none: Option<u8>,
+            some: Option<f32>,
+            unit: (),
+            unit_struct: Unit,
+            newtype: Newtype,
+            tuple_struct: TupleStruct,
+            tuple: (u128, i128, f32),
+            #[serde(with = "serde_bytes_like")]
+            bytes: Vec<u8>,
+            floats: [f64; 6],
+            empty: (Vec<u8>, BTreeMap<String, u8>),
+            value: serde_json::Value,
+        }
+        mod serde_bytes_like {
+            pub fn serialize<S: serde::Serializer>(v: &[u8], s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_bytes(v)
+            }
+        }
+        let all = All {
+            text: (0u8..0x80).map(char::from).collect(),
+            unicode: "é ü 🥌 \u{2028}",
+            enums: vec![
+                E::Unit,
+                E::New(7),
+                E::Tuple(-3, 0.1),
+                E::Struct { x: -1, y: None },
+                E::Struct { x: 2, y: Some(9) },
+            ],
+            by_int: [(-5, 1), (12, 2)].into(),
+            by_bool: [(false, 1), (true, 2)].into(),
+            by_variant: [(Key::Alpha, 3)].into(),
+            by_str: [("a\"b", vec![1]), ("", vec![])].into(),
+            none: None,
+            some: Some(1.5),
+            unit: (),
+            unit_struct: Unit,
+            newtype: Newtype(u64::MAX),
+            tuple_struct: TupleStruct(true, '"'),
+            tuple: (u128::MAX, i128::MIN, f32::NAN),
+            bytes: vec![0, 255, 10],
+            floats: [1e-7, -0.0, 1e300, f64::INFINITY, f64::NAN, 0.30000000000000004],
+            empty: (vec![], BTreeMap::new()),
+            value: serde_json::json!({"k": [{"z": null}, [], {}], "s": "\t"}),
+        };
+        let expected = serde_json::to_string(&all).unwrap();
+        let mut compact = Vec::new();
+        write_laid_out(&mut compact, &all, Layout::Compact, Style::PRETTY).unwrap();
+        assert_eq!(String::from_utf8(compact).unwrap(), expected.clone() + "\n");
+        for style in [
+            Style::PRETTY,
+            Style::TWO_LEVELS,
+            Style::ROWS,
+            Style::OUTCOMES,
+            Style::GAME_LOG,
+        ] {
+            let text = to_json(&all, style);
+            assert_eq!(compact_json(&text), expected.clone() + "\n", "{style:?}");
+        }
+        // A key serde_json refuses is refused.
+        let floats: BTreeMap<Vec<u8>, u8> = [(vec![1], 1)].into();
+        assert!(serde_json::to_string(&floats).is_err());
+        let mut out = Vec::new();
+        assert!(try_write_laid_out(&mut out, &floats, Layout::Compact, Style::ROWS).is_err());
     }
 }

@@ -9,6 +9,7 @@ mod csv;
 mod file_kind;
 mod format;
 mod game_file;
+mod laid;
 pub(crate) mod json_path;
 pub mod match_protocol;
 mod model_json;
