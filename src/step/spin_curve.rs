@@ -34,8 +34,8 @@
 //!
 //! # Tables
 //!
-//! Built once, with `+ - * /` only (so the same bits on every machine), from the step's
-//! own tabulated factors ([`FrictionTable`]): per branch, nodes from `xi = 1e-7` (the
+//! Built once per branch, on its first use, with `+ - * /` only (so the same bits on
+//! every machine), from the step's own tabulated factors ([`FrictionTable`]): per branch, nodes from `xi = 1e-7` (the
 //! innermost, where `S = 1`, `tau = S / c`, `sigma = x S^2 / (2 c)`: near `x*` the sum
 //! speed falls at the constant rate `a c(x*)`) out to within `1e-6` of `x = 1` (no spin)
 //! or `x = 0` (no slide), spaced 2 % of the distance to `x*` and 1 % of the distance to the
@@ -177,8 +177,12 @@ pub(crate) struct SpinCurves {
     x_star: f64,
     /// `1 - x*`.
     y_star: f64,
-    below: Branch,
-    above: Branch,
+    /// The branches, each built on its first use ([`SpinCurves::branch`]): a run of
+    /// shots that never leaves one side of `x*` (opening shots, whose discs pick up
+    /// little spin from the pegs, stay sliding-dominated) builds only that one, half the
+    /// tables' start-up.
+    below: std::sync::OnceLock<Branch>,
+    above: std::sync::OnceLock<Branch>,
 }
 
 /// The tables, built on first use.
@@ -212,9 +216,20 @@ impl SpinCurves {
         SpinCurves {
             x_star,
             y_star,
-            below: Branch::build(table, x_star, y_star, false),
-            above: Branch::build(table, x_star, y_star, true),
+            below: std::sync::OnceLock::new(),
+            above: std::sync::OnceLock::new(),
         }
+    }
+
+    /// The sliding-dominated branch (`above`, `x > x*`) or the other, built on first use.
+    #[inline]
+    fn branch(&self, above: bool) -> &Branch {
+        let (cell, x_star, y_star) = (
+            if above { &self.above } else { &self.below },
+            self.x_star,
+            self.y_star,
+        );
+        cell.get_or_init(|| Branch::build(friction_table(), x_star, y_star, above))
     }
 
     /// The disc's place on its master curve, or `None` when the tables do not cover its
@@ -229,7 +244,7 @@ impl SpinCurves {
         } else {
             self.x_star - x
         };
-        let b = if above { &self.above } else { &self.below };
+        let b = self.branch(above);
         if !(xi >= b.xi[0] && xi <= b.xi[b.xi.len() - 1]) {
             return None;
         }
@@ -253,7 +268,7 @@ impl SpinCurves {
     #[inline]
     pub(crate) fn after(&self, c: &OnCurve, t: f64) -> (f64, f64, f64) {
         let target = c.tau - c.time_scale * t;
-        let b = if c.above { &self.above } else { &self.below };
+        let b = self.branch(c.above);
         let (xi, big_s, sigma) = b.at_tau(target);
         let s = c.lambda * big_s;
         let (v, u) = if c.above {
@@ -376,7 +391,7 @@ mod tests {
     fn branches_cover_their_sides_and_rise_outwards() {
         let c = spin_curves();
         assert!((c.x_star / c.y_star - 0.653_001_789_205_6).abs() < 1e-5);
-        for b in [&c.below, &c.above] {
+        for b in [c.branch(false), c.branch(true)] {
             assert!(
                 b.cells.len() > 500 && b.cells.len() < 4000,
                 "{}",
@@ -469,7 +484,7 @@ mod tests {
     #[test]
     fn the_index_finds_what_the_full_search_finds() {
         let c = spin_curves();
-        for b in [&c.below, &c.above] {
+        for b in [c.branch(false), c.branch(true)] {
             for (nodes, index, is_xi) in [(&b.xi, &b.xi_index, true), (&b.tau, &b.tau_index, false)]
             {
                 let mut probes = vec![nodes[0] * 0.5, nodes[nodes.len() - 1], 1e-300];
