@@ -35,8 +35,8 @@
 //! # Tables
 //!
 //! Built once per branch, on its first use, with `+ - * /` only (so the same bits on
-//! every machine), from the step's own tabulated factors ([`FrictionTable`]): per branch, nodes from `xi = 1e-7` (the
-//! innermost, where `S = 1`, `tau = S / c`, `sigma = x S^2 / (2 c)`: near `x*` the sum
+//! every machine), from the step's own tabulated factors ([`FrictionTable`]): per
+//! branch, nodes from `xi = 1e-7` (the innermost, where `S = 1`, `tau = S / c`, `sigma = x S^2 / (2 c)`: near `x*` the sum
 //! speed falls at the constant rate `a c(x*)`) out to within `1e-6` of `x = 1` (no spin)
 //! or `x = 0` (no slide), spaced 2 % of the distance to `x*` and 1 % of the distance to the
 //! outer end, whichever is less, and at most `2e-3` apart (the curves are powers of those
