@@ -34,20 +34,20 @@
 //!
 //! # Tables
 //!
-//! Built once per branch, on its first use, with `+ - * /` only (so the same bits on
-//! every machine), from the step's own tabulated factors ([`FrictionTable`]): per
-//! branch, nodes from `xi = 1e-7` (the innermost, where `S = 1`, `tau = S / c`, `sigma = x S^2 / (2 c)`: near `x*` the sum
-//! speed falls at the constant rate `a c(x*)`) out to within `1e-6` of `x = 1` (no spin)
-//! or `x = 0` (no slide), spaced 2 % of the distance to `x*` and 1 % of the distance to the
-//! outer end, whichever is less, and at most `2e-3` apart (the curves are powers of those
-//! distances near the ends: `S ~ xi^1.63` near `x*`, `S ~ (1 - x)^-2` near pure sliding,
-//! `S ~ x^-4` and `sigma ~ x^-8` near pure spinning): about 2,000 nodes a branch, built in
-//! under a millisecond. `S`, `tau`, `sigma` are integrated node to node by classical
-//! Runge-Kutta and interpolated between nodes by cubic Hermite polynomials with the
-//! equations' own slopes at the nodes; the inverse `tau^-1` solves that cubic by three
+//! Built once per branch, on its first use, with `+ - * /` only (so the same bits on every
+//! machine), from the step's own tabulated factors ([`FrictionTable`]): per branch, nodes
+//! from `xi = 1e-7` (the innermost, where `S = 1`, `tau = S / c`, `sigma = x S^2 / (2 c)`:
+//! near `x*` the sum speed falls at the constant rate `a c(x*)`) out to within `1e-6` of `x
+//! = 1` (no spin) or `x = 0` (no slide), spaced 2 % of the distance to `x*` and 1 % of the
+//! distance to the outer end, whichever is less, and at most `2e-3` apart (the curves are
+//! powers of those distances near the ends: `S ~ xi^1.63` near `x*`, `S ~ (1 - x)^-2` near
+//! pure sliding, `S ~ x^-4` and `sigma ~ x^-8` near pure spinning): about 2,000 nodes a
+//! branch, built in under a millisecond. `S`, `tau`, `sigma` are integrated node to node by
+//! classical Runge-Kutta and interpolated between nodes by cubic Hermite polynomials with
+//! the equations' own slopes at the nodes; the inverse `tau^-1` solves that cubic by three
 //! Newton steps, so a lookup and its inverse agree to rounding. Measured against the
-//! equations integrated in time with a 1 us step (tests below): speeds, spins and
-//! distances agree to about 1e-7 relative.
+//! equations integrated in time with a 1 us step (tests below): speeds, spins and distances
+//! agree to about 1e-7 relative.
 //!
 //! A state outside the tables (within `1e-7` of `x*`, or `1e-6` of pure sliding or pure
 //! spinning) is left to the per-step model; so is every state when `a = 0`.
