@@ -14,7 +14,7 @@ use super::score::{SampleResult, assess, assess_ruled, score_before};
 use super::situation::Situation;
 use super::skill::SkillLevel;
 use super::tally::Tally;
-use crate::batch::{DEFAULT_CHUNK, map_ordered_until};
+use crate::batch::{DEFAULT_CHUNK, SAMPLE_SPLIT, map_ordered_until};
 use crate::board::Board;
 use crate::cancel::{Cancel, Cancelled};
 use crate::disc::Disc;
@@ -424,7 +424,8 @@ impl Study {
                 Ok::<_, Cancelled>((s.index, s.result, s.outcome.discs[shooter].pos, map(&s)))
             },
             || cancel.is_cancelled(),
-        );
+        )
+        .split(SAMPLE_SPLIT);
         for item in items {
             let Ok((index, result, pos, item)) = item else {
                 break;

@@ -48,7 +48,7 @@
 use super::objective::{Judged, Objective, Stats};
 use super::setup::Setup;
 use super::space::{Space, spread};
-use crate::batch::{DEFAULT_CHUNK, Finished, map_ordered_until};
+use crate::batch::{DEFAULT_CHUNK, Finished, SAMPLE_SPLIT, map_ordered_until};
 use crate::cancel::{Cancel, CancelReason, Cancelled};
 use crate::error::InputError;
 use crate::montecarlo::flick::start_position;
@@ -403,7 +403,8 @@ pub fn evaluate_until(
             .judge(&shot, &outcome)
             .map(|verdict| Judged::of(setup, &verdict)))
     };
-    let judged = map_ordered_until(0..total, DEFAULT_CHUNK, sample, || cancel.is_cancelled());
+    let judged = map_ordered_until(0..total, DEFAULT_CHUNK, sample, || cancel.is_cancelled())
+        .split(SAMPLE_SPLIT);
     let mut stats: Vec<Option<Stats>> = vec![Some(Stats::default()); cands.len()];
     // The round under way, folded once whole.
     let mut round: Vec<Option<Judged>> = Vec::with_capacity(cands.len());
