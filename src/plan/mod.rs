@@ -20,11 +20,13 @@
 //!    two standard errors of the best, so a kind clearly beaten leaves its places to the
 //!    better ones; in the first [`search::APART`] rounds at most one per coarse candidate
 //!    a climb started from, so several starting points climb before they compete), adds each one's neighbours (offset, aim and speed moved either
-//!    way, by steps halved every round), keeps one of each flick, and evaluates them all
-//!    again with more samples (the rounds' shares in the ratio 1 : 2 : 4).
+//!    way; each climb's steps are halved when its parent stayed the best of its
+//!    neighbourhood, kept while a neighbour beats it and doubled on a plateau,
+//!    [`search::next_levels`]), keeps one of each flick, and evaluates them all again
+//!    with more samples (the rounds' shares in the ratio 1 : 2 : 4).
 //! 3. **Race** (`race`): the best [`search::RACE_PARENTS`] of the last round and their
-//!    neighbours at the last round's steps race on fresh random numbers by successive
-//!    halving ([`search::RACE_ROUNDS`] rounds): each round evaluates those still in with
+//!    neighbours at the last round's nominal steps race on fresh random numbers by
+//!    successive halving ([`search::RACE_ROUNDS`] rounds): each round evaluates those still in with
 //!    equal samples and keeps the better half by their sums over the race, so the budget
 //!    goes to the candidates that could still be the best.
 //! 4. **Final evaluation** (`final_evaluation`): the best `top` candidates (one per
@@ -382,8 +384,9 @@ impl<'s> Planner<'s> {
         }
     }
 
-    /// The step level of the last refinement round (0 if there is none): the race's
-    /// neighbours and the final evaluation's "same flick" use its steps.
+    /// The nominal step level of the last refinement round, that of steps halved every
+    /// round (0 if there is none), whatever steps the climbs had: the race's neighbours
+    /// and the final evaluation's "same flick" use its steps.
     fn last_level(&self) -> u32 {
         self.schedule.rounds.len().saturating_sub(1) as u32
     }
@@ -415,6 +418,8 @@ impl<'s> Planner<'s> {
         // `lineage[i]`: the coarse candidate whose climb `pool[i]` belongs to; the first
         // `APART` rounds take one parent of each.
         let mut lineage: Vec<usize> = (0..coarse.cands.len()).collect();
+        // `level[i]`: the step level of `pool[i]`'s neighbours should it be a parent.
+        let mut level = vec![0; coarse.cands.len()];
         let (mut pool, mut pool_stats) = (coarse.cands, coarse.stats);
         let mut earlier = Vec::new();
         for (r, &share) in self.schedule.rounds.iter().enumerate() {
@@ -432,16 +437,21 @@ impl<'s> Planner<'s> {
                 apart,
                 Some(&contenders),
             );
-            let (mut next, mut next_lineage) = (Vec::new(), Vec::new());
-            for &p in &parents {
-                let near = search::neighbours(self.setup, self.space, &pool[p], r as u32);
+            // Each neighbour's parent (its place in `parents`), the level it was made at and
+            // whether it is that parent itself (the first of its neighbours).
+            let (mut next, mut next_lineage, mut from) = (Vec::new(), Vec::new(), Vec::new());
+            for (k, &p) in parents.iter().enumerate() {
+                let near = search::neighbours(self.setup, self.space, &pool[p], level[p]);
                 next_lineage.extend(std::iter::repeat_n(lineage[p], near.len()));
+                from.extend((0..near.len()).map(|j| (k, level[p], j == 0)));
                 next.extend(near);
             }
+            let finest = from.iter().map(|&(_, l, _)| l).max().unwrap_or(0);
             let all: Vec<usize> = (0..next.len()).collect();
-            let kept = search::distinct(&next, &all, r as u32);
+            let kept = search::distinct(&next, &all, finest);
             let next: Vec<Candidate> = kept.iter().map(|&i| next[i]).collect();
             lineage = kept.iter().map(|&i| next_lineage[i]).collect();
+            let from: Vec<(usize, u32, bool)> = kept.iter().map(|&i| from[i]).collect();
             let m = search::per_candidate(share, next.len());
             let s = self
                 .rounds
@@ -450,6 +460,7 @@ impl<'s> Planner<'s> {
                 // A round stopped part way: the last whole one stays the best so far.
                 break;
             }
+            level = search::next_levels(&s, &from);
             earlier.push((std::mem::replace(&mut pool, next), order));
             pool_stats = s;
         }

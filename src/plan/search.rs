@@ -32,14 +32,17 @@
 //! with one parameter moved either way: offset by `12 mm / 2^l`, aim by `10 mrad / 2^l`,
 //! speed by a factor `1 -+ 0.04 / 2^l`; those outside the search space or illegal are left
 //! out. A targeted neighbour keeps its target (moving the offset turns it to still face
-//! it). Neighbourhoods of nearby parents overlap: a round keeps one of each flick
-//! ([`distinct`]), so no budget goes to evaluating the same flick twice and no two parents
-//! are the same flick.
+//! it). A parent's level is its climb's: 0 for a coarse candidate, then one more after a
+//! round where the parent stayed the best of its neighbourhood, the same after a round
+//! where a neighbour beat it, one less after a plateau ([`next_levels`]).
+//! Neighbourhoods of nearby parents overlap: a round keeps one of each flick
+//! ([`distinct`], at the finest level of the round's parents), so no budget goes to
+//! evaluating the same flick twice and no two parents are the same flick.
 //!
 //! **The race** ([`RACE_ROUNDS`]): after the refinement, the best [`RACE_PARENTS`]
 //! candidates of the last round (at most [`PER_FAMILY`] of a family) and their neighbours
-//! at the last round's steps (up to 42 flicks, fewer once duplicates are dropped) race on
-//! fresh random numbers by successive halving: each round evaluates those still in with
+//! at the last round's nominal steps (up to 42 flicks, fewer once duplicates are dropped)
+//! race on fresh random numbers by successive halving: each round evaluates those still in with
 //! equal samples (common random numbers), ranks them by their sums over the race so far
 //! and keeps the better half, so the budget goes to the candidates that could still be the
 //! best. The race can move the last round's choice one step in any parameter on more
@@ -310,6 +313,50 @@ pub fn steps(level: u32) -> (f64, f64, f64) {
         scale *= 0.5;
     }
     (0.012 * scale, 0.010 * scale, 0.04 * scale)
+}
+
+/// The step level of each candidate of a refinement round as a parent of the next one,
+/// from the round's statistics and, for each candidate `i`, `from[i]`: which parent's
+/// neighbourhood it is in (its place among the round's parents), that neighbourhood's
+/// level `l`, and whether it is the parent itself. By what the round said about the
+/// parent's neighbourhood:
+/// - **the parent stayed the best** (its sum above every neighbour's): the climb is near
+///   a top, and the next steps are half as long (`l + 1`);
+/// - **a neighbour beat it**: the climb moves and may have farther to go, and the steps
+///   keep their length (`l`), so a climb whose best flick lies several coarse steps away
+///   gets there instead of stalling on shrinking steps;
+/// - **a plateau**: the parent has the best sum and a neighbour exactly the same, so the
+///   round could not tell the climb which way to go (ties go to the lowest index, the
+///   parent, so the climb would stand still while its steps shrink); the next steps are
+///   twice as long (`l - 1`, not below 0).
+///
+/// Without the parent's own statistics in the round (it refused a sample, or it was
+/// another parent's neighbour and counted there) the steps are halved.
+pub fn next_levels(stats: &[Option<Stats>], from: &[(usize, u32, bool)]) -> Vec<u32> {
+    let parents = from.iter().map(|&(k, _, _)| k + 1).max().unwrap_or(0);
+    let sum = |i: usize| stats.get(i).and_then(|s| s.as_ref()).map(|s| s.sum);
+    // Per neighbourhood: the parent's sum (if it was evaluated in this round), the best
+    // sum and how many of its flicks have it.
+    let mut own: Vec<Option<i64>> = vec![None; parents];
+    let mut best: Vec<Option<(i64, usize)>> = vec![None; parents];
+    for (i, &(k, _, parent)) in from.iter().enumerate() {
+        let Some(s) = sum(i) else { continue };
+        if parent {
+            own[k] = Some(s);
+        }
+        best[k] = match best[k] {
+            Some((b, n)) if b == s => Some((b, n + 1)),
+            Some((b, n)) if b > s => Some((b, n)),
+            _ => Some((s, 1)),
+        };
+    }
+    from.iter()
+        .map(|&(k, l, _)| match (own[k], best[k]) {
+            (Some(o), Some((b, ties))) if o == b && ties >= 2 => l.saturating_sub(1),
+            (Some(o), Some((b, _))) if o < b => l,
+            _ => l + 1,
+        })
+        .collect()
 }
 
 /// Whether `a` and `b` are the same flick at step level `level`: the same target (or
@@ -587,6 +634,69 @@ mod tests {
         assert_eq!(Schedule::new(20_000, 170, 5, false).unwrap().last, 1);
         let e = Schedule::new(100, 170, 5, true).unwrap_err();
         assert_eq!(e.field, "budget");
+    }
+
+    #[test]
+    fn steps_halve_at_a_top_hold_on_a_slope_and_widen_on_a_plateau() {
+        let s = |sum| {
+            Some(Stats {
+                n: 4,
+                sum,
+                ..Stats::default()
+            })
+        };
+        // Parent 0 (level 1): its sum, 100, is the best and a neighbour has it too: a
+        // plateau, wider. Parent 1 (level 2): a neighbour is better (90): the climb moves,
+        // same steps. Parent 2 (level 2): two neighbours tie above the parent: it moves.
+        // Parent 3 (level 0): a plateau already at the widest steps stays there.
+        // Parent 4 (level 1): alone, the best of its neighbourhood: halved. Parents 5
+        // and 6 (level 1): its parent refused a sample, or was another's neighbour (not
+        // in its own neighbourhood): halved. Parent 7 (level 0): the best: halved.
+        let stats = [
+            s(100),
+            s(100),
+            s(80),
+            s(70),
+            s(90),
+            s(70),
+            s(10),
+            s(20),
+            s(20),
+            s(5),
+            s(5),
+            s(40),
+            None,
+            s(40),
+            s(40),
+            s(40),
+            s(50),
+            s(30),
+        ];
+        let from = [
+            (0, 1, true),
+            (0, 1, false),
+            (0, 1, false),
+            (1, 2, true),
+            (1, 2, false),
+            (1, 2, false),
+            (2, 2, true),
+            (2, 2, false),
+            (2, 2, false),
+            (3, 0, true),
+            (3, 0, false),
+            (4, 1, true),
+            (5, 1, true),
+            (5, 1, false),
+            (6, 1, false),
+            (6, 1, false),
+            (7, 0, true),
+            (7, 0, false),
+        ];
+        assert_eq!(
+            next_levels(&stats, &from),
+            [0, 0, 0, 2, 2, 2, 2, 2, 2, 0, 0, 2, 2, 2, 2, 2, 1, 1]
+        );
+        assert!(next_levels(&[], &[]).is_empty());
     }
 
     #[test]

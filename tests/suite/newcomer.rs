@@ -88,26 +88,28 @@ fn the_planners_flick_and_flags_play_in_the_suggest_files_position() {
     let best = run(&["flick", &suggest, "--plan", &plan], None).json();
     let second = run(&["flick", &suggest, "--plan", &plan, "--rank", "2"], None).json();
     assert_ne!(best, second);
-    // Rank 1 with its own numbers as flags is the same shot.
+    // Rank 1 with its own numbers as flags is the same shot (its target too, if it aims
+    // at one).
     let f = &plan_json["top"][0]["flick"];
-    assert!(f.get("target").is_none());
     let num = |k: &str| f[k].as_f64().unwrap().to_string();
-    let by_flags = run(
-        &[
-            "flick",
-            &suggest,
-            "--offset",
-            &num("offset"),
-            "--aim",
-            &num("aim"),
-            "--speed",
-            &num("speed"),
-            "--spin",
-            &num("spin"),
-        ],
-        None,
-    )
-    .json();
+    let target = f.get("target").map(|t| format!("{},{}", t[0], t[1]));
+    let mut args = vec![
+        "flick".to_string(),
+        suggest.clone(),
+        "--offset".into(),
+        num("offset"),
+        "--aim".into(),
+        num("aim"),
+        "--speed".into(),
+        num("speed"),
+        "--spin".into(),
+        num("spin"),
+    ];
+    if let Some(t) = target {
+        args.extend(["--target".to_string(), t]);
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let by_flags = run(&args, None).json();
     assert_eq!(by_flags, best);
     // A flag changes only its key: another speed, another outcome.
     let slower = run(
