@@ -19,10 +19,12 @@ use super::style::{Rows, Style};
 use serde::Serialize;
 use serde::ser;
 use serde_json::ser::{CompactFormatter, Formatter};
-use special::{MapKey, RawText, Text};
 use std::io::Write;
 
+#[macro_use]
 mod special;
+
+use special::{MapKey, RawText, Text};
 
 type Error = serde_json::Error;
 type Result<T> = std::result::Result<T, Error>;
@@ -309,39 +311,7 @@ impl<'a, W: Write> ser::Serializer for &'a mut Laid<W> {
     type SerializeStruct = Compound<'a, W>;
     type SerializeStructVariant = Compound<'a, W>;
 
-    fn serialize_bool(self, v: bool) -> Result<()> {
-        self.scalar(|o| CompactFormatter.write_bool(o, v))
-    }
-    fn serialize_i8(self, v: i8) -> Result<()> {
-        self.scalar(|o| CompactFormatter.write_i8(o, v))
-    }
-    fn serialize_i16(self, v: i16) -> Result<()> {
-        self.scalar(|o| CompactFormatter.write_i16(o, v))
-    }
-    fn serialize_i32(self, v: i32) -> Result<()> {
-        self.scalar(|o| CompactFormatter.write_i32(o, v))
-    }
-    fn serialize_i64(self, v: i64) -> Result<()> {
-        self.scalar(|o| CompactFormatter.write_i64(o, v))
-    }
-    fn serialize_i128(self, v: i128) -> Result<()> {
-        self.scalar(|o| CompactFormatter.write_i128(o, v))
-    }
-    fn serialize_u8(self, v: u8) -> Result<()> {
-        self.scalar(|o| CompactFormatter.write_u8(o, v))
-    }
-    fn serialize_u16(self, v: u16) -> Result<()> {
-        self.scalar(|o| CompactFormatter.write_u16(o, v))
-    }
-    fn serialize_u32(self, v: u32) -> Result<()> {
-        self.scalar(|o| CompactFormatter.write_u32(o, v))
-    }
-    fn serialize_u64(self, v: u64) -> Result<()> {
-        self.scalar(|o| CompactFormatter.write_u64(o, v))
-    }
-    fn serialize_u128(self, v: u128) -> Result<()> {
-        self.scalar(|o| CompactFormatter.write_u128(o, v))
-    }
+    formatted! { scalar }
     fn serialize_f32(self, v: f32) -> Result<()> {
         if v.is_finite() {
             self.scalar(|o| CompactFormatter.write_f32(o, v))
@@ -514,48 +484,29 @@ impl<'a, W: Write> Compound<'a, W> {
     }
 }
 
-impl<W: Write> ser::SerializeSeq for Compound<'_, W> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    fn end(self) -> Result<()> {
-        Compound::end(self)
-    }
+/// The array-like compounds: each element through [`Compound::element`].
+macro_rules! array_like {
+    ($($serialize:ident :: $method:ident),* $(,)?) => {
+        $(
+            impl<W: Write> ser::$serialize for Compound<'_, W> {
+                type Ok = ();
+                type Error = Error;
+                fn $method<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+                    self.element(value)
+                }
+                fn end(self) -> Result<()> {
+                    Compound::end(self)
+                }
+            }
+        )*
+    };
 }
 
-impl<W: Write> ser::SerializeTuple for Compound<'_, W> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    fn end(self) -> Result<()> {
-        Compound::end(self)
-    }
-}
-
-impl<W: Write> ser::SerializeTupleStruct for Compound<'_, W> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    fn end(self) -> Result<()> {
-        Compound::end(self)
-    }
-}
-
-impl<W: Write> ser::SerializeTupleVariant for Compound<'_, W> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    fn end(self) -> Result<()> {
-        Compound::end(self)
-    }
+array_like! {
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field,
 }
 
 impl<W: Write> ser::SerializeMap for Compound<'_, W> {

@@ -6,6 +6,29 @@ use serde::Serialize;
 use serde::ser::{self, Error as _};
 use serde_json::ser::{CompactFormatter, Formatter};
 
+/// A serialiser's methods for booleans and integers, each writing `v` with `serde_json`'s
+/// formatter through the serialiser's method `$via` (which takes the writing as a
+/// closure): the one list of them, for [`super::Laid`] and [`MapKey`].
+macro_rules! formatted {
+    ($via:ident) => {
+        formatted! { $via;
+            serialize_bool(bool) => write_bool, serialize_i8(i8) => write_i8,
+            serialize_i16(i16) => write_i16, serialize_i32(i32) => write_i32,
+            serialize_i64(i64) => write_i64, serialize_i128(i128) => write_i128,
+            serialize_u8(u8) => write_u8, serialize_u16(u16) => write_u16,
+            serialize_u32(u32) => write_u32, serialize_u64(u64) => write_u64,
+            serialize_u128(u128) => write_u128,
+        }
+    };
+    ($via:ident; $($method:ident($ty:ty) => $write:ident),* $(,)?) => {
+        $(
+            fn $method(self, v: $ty) -> Result<()> {
+                self.$via(|o| CompactFormatter.$write(o, v))
+            }
+        )*
+    };
+}
+
 type Error = serde_json::Error;
 type Result<T> = std::result::Result<T, Error>;
 
@@ -79,39 +102,7 @@ impl<X: Text> ser::Serializer for MapKey<'_, X> {
     ) -> Result<()> {
         value.serialize(self)
     }
-    fn serialize_bool(self, v: bool) -> Result<()> {
-        self.quoted_with(|o| CompactFormatter.write_bool(o, v))
-    }
-    fn serialize_i8(self, v: i8) -> Result<()> {
-        self.quoted_with(|o| CompactFormatter.write_i8(o, v))
-    }
-    fn serialize_i16(self, v: i16) -> Result<()> {
-        self.quoted_with(|o| CompactFormatter.write_i16(o, v))
-    }
-    fn serialize_i32(self, v: i32) -> Result<()> {
-        self.quoted_with(|o| CompactFormatter.write_i32(o, v))
-    }
-    fn serialize_i64(self, v: i64) -> Result<()> {
-        self.quoted_with(|o| CompactFormatter.write_i64(o, v))
-    }
-    fn serialize_i128(self, v: i128) -> Result<()> {
-        self.quoted_with(|o| CompactFormatter.write_i128(o, v))
-    }
-    fn serialize_u8(self, v: u8) -> Result<()> {
-        self.quoted_with(|o| CompactFormatter.write_u8(o, v))
-    }
-    fn serialize_u16(self, v: u16) -> Result<()> {
-        self.quoted_with(|o| CompactFormatter.write_u16(o, v))
-    }
-    fn serialize_u32(self, v: u32) -> Result<()> {
-        self.quoted_with(|o| CompactFormatter.write_u32(o, v))
-    }
-    fn serialize_u64(self, v: u64) -> Result<()> {
-        self.quoted_with(|o| CompactFormatter.write_u64(o, v))
-    }
-    fn serialize_u128(self, v: u128) -> Result<()> {
-        self.quoted_with(|o| CompactFormatter.write_u128(o, v))
-    }
+    formatted! { quoted_with }
     fn serialize_some<T: ?Sized + Serialize>(self, _: &T) -> Result<()> {
         Err(key_must_be_a_string())
     }
