@@ -554,8 +554,7 @@ impl<W: Write> ser::SerializeStructVariant for Compound<'_, W> {
         key: &'static str,
         value: &T,
     ) -> Result<()> {
-        self.key(key);
-        value.serialize(&mut *self.ser)
+        ser::SerializeStruct::serialize_field(self, key, value)
     }
     fn end(self) -> Result<()> {
         Compound::end(self)
