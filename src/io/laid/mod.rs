@@ -86,7 +86,7 @@ impl<W: Write> Laid<W> {
     pub(crate) fn new(w: W, style: Style, compact: bool) -> Laid<W> {
         Laid {
             w,
-            out: Vec::with_capacity(FLUSH_AT + 4096),
+            out: Vec::with_capacity(4096),
             style,
             compact,
             stack: Vec::with_capacity(8),
