@@ -100,7 +100,7 @@ struct Branch {
     tau: Vec<f64>,
     /// The outer end of the branch's `xi` (`1 - x*` above, `x*` below).
     end: f64,
-    /// Where to look in `xi` (by [`Branch::xi_key`]) and `tau` (by itself) for a value.
+    /// Where to look in `xi` (by [`xi_key`]) and `tau` (by itself) for a value.
     xi_index: LogIndex,
     tau_index: LogIndex,
     cells: Vec<Cell>,
@@ -168,6 +168,14 @@ impl LogIndex {
         );
         lo + nodes[lo..hi].partition_point(|&n| n <= x)
     }
+}
+
+/// The key of `xi` in [`Branch::xi_index`] on a branch whose outer end is `end`:
+/// `xi / (end - xi)`, about `xi` near `x*` and the inverse distance to the outer end near
+/// it.
+#[inline(always)]
+fn xi_key(xi: f64, end: f64) -> f64 {
+    xi / (end - xi)
 }
 
 /// The master curves of both branches and the fixed ratio.
@@ -248,7 +256,7 @@ impl SpinCurves {
         if !(xi >= b.xi[0] && xi <= b.xi[b.xi.len() - 1]) {
             return None;
         }
-        let k = (b.xi_index.count_at_most(&b.xi, xi, b.xi_key(xi)) - 1).min(b.cells.len() - 1);
+        let k = (b.xi_index.count_at_most(&b.xi, xi, xi_key(xi, b.end)) - 1).min(b.cells.len() - 1);
         let c = &b.cells[k];
         let t = (xi - c.xi0) * c.inv_h;
         let big_s = cubic(&c.s, t);
@@ -340,7 +348,7 @@ impl Branch {
             .collect();
         let xi: Vec<f64> = nodes.iter().map(|n| n.0).collect();
         let tau: Vec<f64> = nodes.iter().map(|n| n.1[1]).collect();
-        let keys: Vec<f64> = xi.iter().map(|&x| x / (end - x)).collect();
+        let keys: Vec<f64> = xi.iter().map(|&x| xi_key(x, end)).collect();
         Branch {
             end,
             xi_index: LogIndex::new(&keys),
@@ -349,13 +357,6 @@ impl Branch {
             tau,
             cells,
         }
-    }
-
-    /// The key of `xi` in [`Branch::xi_index`]: `xi / (end - xi)`, about `xi` near `x*`
-    /// and the inverse distance to the outer end near it.
-    #[inline(always)]
-    fn xi_key(&self, xi: f64) -> f64 {
-        xi / (self.end - xi)
     }
 
     /// `(xi, S, sigma)` where the master time to rest is `target` (`0 < target` at most
@@ -503,7 +504,7 @@ mod tests {
                 }
                 for x in probes {
                     assert_eq!(
-                        index.count_at_most(nodes, x, if is_xi { b.xi_key(x) } else { x }),
+                        index.count_at_most(nodes, x, if is_xi { xi_key(x, b.end) } else { x }),
                         nodes.partition_point(|&n| n <= x),
                         "{x:e}"
                     );

@@ -201,16 +201,13 @@ impl Findings {
         }
         let (scratch, table_checked) = (&mut self.scratch, &mut self.table_checked);
         let checked = entry.and_then(|e| {
-            if !*table_checked {
-                e.shot
-                    .check(board, physics, scratch)
-                    .map_err(|x| x.in_shot(k))?;
-                *table_checked = true;
+            let checked = if *table_checked {
+                e.shot.check_discs(board, physics, scratch)
             } else {
-                e.shot
-                    .check_discs(board, physics, scratch)
-                    .map_err(|x| x.in_shot(k))?;
-            }
+                e.shot.check(board, physics, scratch)
+            };
+            checked.map_err(|x| x.in_shot(k))?;
+            *table_checked = true;
             Ok(e)
         });
         match checked {
