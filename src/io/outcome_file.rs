@@ -216,8 +216,8 @@ impl Serialize for Outcomes<'_> {
 /// Writes `file` to `w` in `layout`, followed by a newline: readable (the top object and
 /// each outcome one key a line, `outcomes` and each outcome's `discs` and `events` one
 /// element a line, everything deeper on one line: `Style::OUTCOMES`) or compact (what
-/// `--compact` prints). The text is laid out as it is serialised, never held whole. Wrap
-/// `w` in a `BufWriter`: this makes many small writes.
+/// `--compact` prints). The text is laid out as it is serialised, never held whole, and
+/// reaches `w` in blocks of 64 KiB.
 pub fn write_outcome_file<W: Write>(
     w: W,
     file: &OutcomeFile<'_>,
@@ -251,7 +251,7 @@ pub enum StreamWriteError<E> {
 /// each as it comes and then dropped: the bytes [`write_outcome_file`] writes for the same
 /// outcomes, verdicts and traces (tested), holding one item at a time. An error from
 /// `items` ends the writing (the text written so far is then unfinished) and is returned.
-/// Wrap `w` in a `BufWriter`.
+/// The text reaches `w` in blocks of 64 KiB.
 pub fn write_outcome_stream<W: Write, E>(
     w: W,
     items: impl Iterator<Item = Result<OutcomeItem, E>>,

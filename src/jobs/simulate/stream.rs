@@ -142,7 +142,7 @@ pub(super) fn write_chunks<W: Write>(
                 }
                 Err(e) => vec![Err(e)],
             });
-            let mut w = std::io::BufWriter::with_capacity(1 << 16, w);
+            let mut w = w;
             write_outcome_stream(&mut w, items, layout).map_err(|e| match e {
                 StreamWriteError::Items(e) => StreamFailure::Input(e),
                 StreamWriteError::Io(e) => StreamFailure::Io(e),

@@ -15,7 +15,6 @@ use crate::params::Physics;
 use crate::rules::{Ruleset, ShotEntry, ShotVerdict, check_rules, judge_outcomes};
 use crate::shot::{Outcome, Shot};
 use crate::trace::{Trace, trace_batch_until};
-use std::io::Write;
 
 /// A shot file read and checked: its board, physics and shots.
 #[derive(Clone, Debug)]
@@ -83,11 +82,10 @@ impl Simulated {
     }
 
     /// Writes the outcome file to `w` as JSON in `layout` (a trailing newline): the bytes
-    /// of [`Simulated::text`], laid out as they are serialised, never held whole. The many
-    /// small writes of the serialiser go to a buffer of its own (so a `&mut dyn Write` is
-    /// called once per 64 kB), flushed before it returns.
-    pub fn write_to<W: std::io::Write>(&self, w: W, layout: Layout) -> std::io::Result<()> {
-        let mut w = std::io::BufWriter::with_capacity(1 << 16, w);
+    /// of [`Simulated::text`], laid out as they are serialised, never held whole: the
+    /// serialiser hands `w` blocks of 64 KiB (so a `&mut dyn Write` is called once per
+    /// block); `w` is flushed before it returns.
+    pub fn write_to<W: std::io::Write>(&self, mut w: W, layout: Layout) -> std::io::Result<()> {
         write_outcome_file(&mut w, &self.file(), layout)?;
         w.flush()
     }
