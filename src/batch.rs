@@ -50,6 +50,26 @@ pub const SAMPLE_SPLIT: usize = 8;
 /// end costs little, small enough that memory stays small.
 pub const DEFAULT_CHUNK: usize = 4096;
 
+/// `f(k, &items[k])` for every item, in order, on the current rayon pool, split into
+/// single items ([`SPLIT`]); on a pool of one thread (`--threads 1`) a plain loop, since
+/// splitting buys nothing there and costs a rayon join an item. The same results either
+/// way: each is a pure function of its item.
+pub(crate) fn map_items<T: Sync, R: Send>(
+    items: &[T],
+    f: impl Fn(usize, &T) -> R + Sync,
+) -> Vec<R> {
+    if rayon::current_num_threads() == 1 {
+        items.iter().enumerate().map(|(k, t)| f(k, t)).collect()
+    } else {
+        items
+            .par_iter()
+            .with_max_len(SPLIT)
+            .enumerate()
+            .map(|(k, t)| f(k, t))
+            .collect()
+    }
+}
+
 /// Runs every shot on the current rayon pool; result `k` belongs to `shots[k]`, with errors
 /// attributed to their shot index.
 pub fn run_batch(
@@ -57,12 +77,9 @@ pub fn run_batch(
     physics: &Physics,
     shots: &[Shot],
 ) -> Vec<Result<Outcome, InputError>> {
-    shots
-        .par_iter()
-        .with_max_len(SPLIT)
-        .enumerate()
-        .map(|(k, s)| run_shot(board, physics, s).map_err(|e| e.in_shot(k)))
-        .collect()
+    map_items(shots, |k, s| {
+        run_shot(board, physics, s).map_err(|e| e.in_shot(k))
+    })
 }
 
 /// What finished of work that a [`Cancel`] may stop: the results of the first
@@ -124,14 +141,9 @@ pub fn run_batch_until<S: std::borrow::Borrow<Shot> + Sync>(
     shots: &[S],
     cancel: &Cancel,
 ) -> Finished<Result<Outcome, InputError>> {
-    Finished::prefix(
-        shots
-            .par_iter()
-            .with_max_len(SPLIT)
-            .enumerate()
-            .map(|(k, s)| shot_in_batch(board, physics, s.borrow(), k, cancel))
-            .collect(),
-    )
+    Finished::prefix(map_items(shots, |k, s| {
+        shot_in_batch(board, physics, s.borrow(), k, cancel)
+    }))
 }
 
 /// [`run_batch_until`] for shots that [`Shot::check`] accepted on this `board` and
@@ -146,16 +158,10 @@ pub(crate) fn run_checked_batch_until<S: std::borrow::Borrow<Shot> + Sync>(
     cancel: &Cancel,
 ) -> Finished<Outcome> {
     let empty = crate::world::World::unchecked(board.clone(), physics.clone());
-    Finished::prefix(
-        shots
-            .par_iter()
-            .with_max_len(SPLIT)
-            .map(|s| {
-                cancel.check()?;
-                crate::shot::checked_outcome_from(&empty, s.borrow(), cancel)
-            })
-            .collect(),
-    )
+    Finished::prefix(map_items(shots, |_, s| {
+        cancel.check()?;
+        crate::shot::checked_outcome_from(&empty, s.borrow(), cancel)
+    }))
 }
 
 /// The outcomes of a stream of shots, in order, computed `chunk` shots at a time on the
@@ -229,12 +235,9 @@ impl<I: Iterator<Item = Shot>> Iterator for BatchStream<'_, I> {
         let first = self.next_index;
         self.next_index += shots.len();
         let (board, physics, cancel) = (self.board, self.physics, &self.cancel);
-        let outcomes: Vec<_> = shots
-            .par_iter()
-            .with_max_len(SPLIT)
-            .enumerate()
-            .map(|(k, s)| shot_in_batch(board, physics, s, first + k, cancel))
-            .collect();
+        let outcomes = map_items(&shots, |k, s| {
+            shot_in_batch(board, physics, s, first + k, cancel)
+        });
         let done = Finished::prefix(outcomes);
         self.stopped = done.stopped;
         self.ready = done.items.into_iter();

@@ -30,7 +30,6 @@ use crate::shot::{Outcome, Shot, ShotError, finished};
 use crate::step::event::{Event, EventKind};
 use crate::world::World;
 use glam::DVec2;
-use rayon::prelude::*;
 
 /// The discs that moved since the previous frame, at the end of fixed step `step`.
 #[derive(Clone, Debug, PartialEq)]
@@ -105,12 +104,9 @@ pub fn trace_batch(
     shots: &[Shot],
     every: u32,
 ) -> Vec<Result<Trace, InputError>> {
-    shots
-        .par_iter()
-        .with_max_len(crate::batch::SPLIT)
-        .enumerate()
-        .map(|(k, s)| trace_shot(board, physics, s, every).map_err(|e| e.in_shot(k)))
-        .collect()
+    crate::batch::map_items(shots, |k, s| {
+        trace_shot(board, physics, s, every).map_err(|e| e.in_shot(k))
+    })
 }
 
 /// Runs `world` to rest (or `max_time`) with [`World::step`] and records its trace, a frame
@@ -155,20 +151,14 @@ pub fn trace_batch_until<S: std::borrow::Borrow<Shot> + Sync>(
     every: u32,
     cancel: &Cancel,
 ) -> Finished<Result<Trace, InputError>> {
-    Finished::prefix(
-        shots
-            .par_iter()
-            .with_max_len(crate::batch::SPLIT)
-            .enumerate()
-            .map(
-                |(k, s)| match trace_shot_until(board, physics, s.borrow(), every, cancel) {
-                    Ok(t) => Ok(Ok(t)),
-                    Err(ShotError::Input(e)) => Ok(Err(e.in_shot(k))),
-                    Err(ShotError::Cancelled(c)) => Err(c),
-                },
-            )
-            .collect(),
-    )
+    Finished::prefix(crate::batch::map_items(
+        shots,
+        |k, s| match trace_shot_until(board, physics, s.borrow(), every, cancel) {
+            Ok(t) => Ok(Ok(t)),
+            Err(ShotError::Input(e)) => Ok(Err(e.in_shot(k))),
+            Err(ShotError::Cancelled(c)) => Err(c),
+        },
+    ))
 }
 
 /// [`trace_world`] that stops when `cancel` is cancelled.

@@ -148,16 +148,36 @@ impl Threads {
     /// A pool of `--threads` workers (all cores if not given), at most [`MAX_THREADS`]
     /// (with a note on standard error when the request was larger).
     pub fn pool(self) -> Result<rayon::ThreadPool, Failure> {
+        self.builder()
+            .build()
+            .map_err(|e| Failure::Io(format!("cannot start worker threads: {e}")))
+    }
+
+    /// [`Threads::pool`], except that `--threads 1` makes the calling thread the pool's
+    /// only worker, starting no thread: for a job that, on one thread, uses the pool only
+    /// from the calling thread (`simulate`; a job that called it from another thread
+    /// would wait forever, as nothing would run it).
+    pub fn pool_here(self) -> Result<rayon::ThreadPool, Failure> {
+        let builder = self.builder();
+        let builder = if self.threads == Some(1) {
+            builder.use_current_thread()
+        } else {
+            builder
+        };
+        builder
+            .build()
+            .map_err(|e| Failure::Io(format!("cannot start worker threads: {e}")))
+    }
+
+    /// The pool's builder: `--threads` workers, capped at [`MAX_THREADS`].
+    fn builder(self) -> rayon::ThreadPoolBuilder {
         let threads = self.threads.map(|n| {
             if n > MAX_THREADS {
                 eprintln!("note: --threads {n} capped at {MAX_THREADS}; the output is the same");
             }
             n.min(MAX_THREADS)
         });
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads.map_or(0, |n| n as usize))
-            .build()
-            .map_err(|e| Failure::Io(format!("cannot start worker threads: {e}")))
+        rayon::ThreadPoolBuilder::new().num_threads(threads.map_or(0, |n| n as usize))
     }
 }
 

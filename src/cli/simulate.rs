@@ -77,7 +77,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
         rules: a.rules.then_some(a.ruleset),
         trace: a.trace,
     };
-    let pool = a.threads.pool()?;
+    let pool = a.threads.pool_here()?;
     let signals = StopSignals::watch()?;
     let output = if a.csv {
         StreamOutput::Csv

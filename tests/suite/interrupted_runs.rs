@@ -374,19 +374,26 @@ fn ctrl_c_stops_a_heavy_simulate_within_a_second_keeping_the_finished_shots() {
     let dir = scratch("heavy-simulate");
     let file = dir.join("cage.json");
     std::fs::write(&file, cage_shot_file(8)).unwrap();
-    let (done, took) = stopped_after(
-        &["simulate", file.to_str().unwrap(), "--threads", "2"],
-        Duration::from_millis(300),
-    );
-    let stderr = String::from_utf8_lossy(&done.stderr);
-    assert_eq!(done.status.code(), Some(130), "128 + SIGINT; {stderr}");
-    assert!(took < PROMPT, "stopped {took:?} after SIGINT; {stderr}");
-    let v: Value = serde_json::from_slice(&done.stdout).unwrap();
-    let n = v["outcomes"].as_array().unwrap().len();
-    assert!(
-        stderr.starts_with(&format!("stopped: SIGINT after {n} of 8 shots")),
-        "{stderr}"
-    );
+    // Two threads, and one (every stage on the main thread: no thread watches the flag but
+    // the shot itself).
+    for threads in ["2", "1"] {
+        let (done, took) = stopped_after(
+            &["simulate", file.to_str().unwrap(), "--threads", threads],
+            Duration::from_millis(300),
+        );
+        let stderr = String::from_utf8_lossy(&done.stderr);
+        assert_eq!(done.status.code(), Some(130), "128 + SIGINT; {stderr}");
+        assert!(
+            took < PROMPT,
+            "--threads {threads}: stopped {took:?} after SIGINT; {stderr}"
+        );
+        let v: Value = serde_json::from_slice(&done.stdout).unwrap();
+        let n = v["outcomes"].as_array().unwrap().len();
+        assert!(
+            stderr.starts_with(&format!("stopped: SIGINT after {n} of 8 shots")),
+            "{stderr}"
+        );
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

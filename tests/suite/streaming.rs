@@ -37,19 +37,23 @@ fn whole(text: &str, flags: &[&str]) -> Result<Vec<u8>, String> {
     })
 }
 
-/// Runs `simulate PATH flags` and checks it printed `whole`'s bytes (or refused with its
-/// message).
+/// Runs `simulate PATH flags` on one thread (everything on the calling thread) and on two
+/// (parsing, computing and writing overlapped) and checks both printed `whole`'s bytes (or
+/// refused with its message).
 fn assert_streams_as_whole(path: &str, flags: &[&str]) {
     let text = std::fs::read_to_string(path).unwrap();
-    let mut args = vec!["simulate", path, "--threads", "2"];
-    args.extend_from_slice(flags);
-    let r = run(&args, None);
-    match whole(&text, flags) {
-        Ok(bytes) => {
-            assert_eq!(r.code, Some(0), "{args:?}: {}", r.stderr);
-            assert!(r.stdout == bytes, "{args:?}: the streamed bytes differ");
+    let expected = whole(&text, flags);
+    for threads in ["1", "2"] {
+        let mut args = vec!["simulate", path, "--threads", threads];
+        args.extend_from_slice(flags);
+        let r = run(&args, None);
+        match &expected {
+            Ok(bytes) => {
+                assert_eq!(r.code, Some(0), "{args:?}: {}", r.stderr);
+                assert!(r.stdout == *bytes, "{args:?}: the streamed bytes differ");
+            }
+            Err(message) => r.assert_refused(&format!("{args:?}"), &[message]),
         }
-        Err(message) => r.assert_refused(&format!("{args:?}"), &[&message]),
     }
 }
 
@@ -120,11 +124,11 @@ fn chunks_meet_exactly_past_the_first_chunk() {
         rules: Some(Ruleset::Traditional),
         trace: None,
     };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(2)
-        .build()
-        .unwrap();
-    let streamed = |source: &dyn ShotSource| {
+    let streamed = |source: &dyn ShotSource, threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
         let checked = check_stream(source, options.rules).unwrap();
         let mut out = Vec::new();
         let json = StreamOutput::Json(Layout::Readable);
@@ -140,8 +144,9 @@ fn chunks_meet_exactly_past_the_first_chunk() {
         .unwrap();
         out
     };
-    let read = streamed(&Unheld(text.as_bytes()));
-    assert!(read == streamed(&Text(&text)));
+    let read = streamed(&Unheld(text.as_bytes()), 2);
+    assert!(read == streamed(&Unheld(text.as_bytes()), 1));
+    assert!(read == streamed(&Text(&text), 2));
     assert!(read == whole(&text, &["--rules"]).unwrap());
 }
 
@@ -197,12 +202,19 @@ fn blocks_after_the_shots_still_check_every_shot_against_them() {
 /// the first chunks were computed, still leaves the writer untouched.
 #[test]
 fn a_held_file_checked_while_it_runs_writes_nothing_until_every_shot_is_checked() {
+    // Two threads: checked while it runs; one: checked, then run, on the calling thread.
+    for threads in [2, 1] {
+        held_file_on(threads);
+    }
+}
+
+fn held_file_on(threads: usize) {
     let options = SimulateOptions {
         rules: Some(Ruleset::Traditional),
         trace: None,
     };
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(2)
+        .num_threads(threads)
         .build()
         .unwrap();
     let fused = |text: &str| {
@@ -292,9 +304,14 @@ fn memory_is_bounded_by_a_chunk_not_by_the_file() {
     drop(text);
     let path = path.to_str().unwrap();
     let limit_kb = 40_000;
-    let (code, kb) = peak_kb(&["simulate", path, "--threads", "2"]);
-    assert_eq!(code, 0);
-    assert!(kb < limit_kb, "simulate peaked at {kb} kB");
+    for threads in ["2", "1"] {
+        let (code, kb) = peak_kb(&["simulate", path, "--threads", threads]);
+        assert_eq!(code, 0);
+        assert!(
+            kb < limit_kb,
+            "simulate --threads {threads} peaked at {kb} kB"
+        );
+    }
     let (code, kb) = peak_kb(&["simulate", path, "--csv", "--threads", "2"]);
     assert_eq!(code, 0);
     assert!(kb < limit_kb, "simulate --csv peaked at {kb} kB");

@@ -103,6 +103,9 @@ fn simulate_held<W: Write>(
     use std::sync::mpsc::{channel, sync_channel};
     let threads = pool.map_or_else(rayon::current_num_threads, |p| p.current_num_threads());
     let size = chunk_size(options.trace.is_some(), threads);
+    if threads == 1 {
+        return simulate_held_here(source, text, options, output, pool, cancel, size, w);
+    }
     std::thread::scope(|scope| {
         // Unbounded: the shots of a held text are bounded by the text.
         let (chunk_tx, chunk_rx) = channel::<CheckedChunk>();
@@ -146,6 +149,56 @@ fn simulate_held<W: Write>(
             written,
         }))
     })
+}
+
+/// [`simulate_held`] on one thread, the calling one (a pool of one thread: `--threads 1`):
+/// the whole text parsed and checked, then each chunk run and written, with no thread
+/// started and no chunk handed between threads (on one core the threads only took turns,
+/// and each hand-over, thread start and cross-thread free cost time). The same bytes.
+#[allow(clippy::too_many_arguments)]
+fn simulate_held_here<W: Write>(
+    source: &dyn ShotSource,
+    text: &str,
+    options: SimulateOptions,
+    output: StreamOutput,
+    pool: Option<&rayon::ThreadPool>,
+    cancel: &Cancel,
+    size: usize,
+    w: W,
+) -> Result<Held, StreamFailure> {
+    // Unbounded: the shots of a held text are bounded by the text.
+    let (chunk_tx, chunk_rx) = std::sync::mpsc::channel::<CheckedChunk>();
+    let checked = match check_held(source, text, options.rules, size, &chunk_tx) {
+        Verdict::Checked(checked) => checked,
+        Verdict::Failed(e) => return Err(StreamFailure::Input(e)),
+        Verdict::BlocksAfterShots => return Ok(Held::BlocksAfterShots),
+    };
+    drop(chunk_tx);
+    let mut chunks = chunk_rx.into_iter();
+    let written = match chunks.next() {
+        Some(CheckedChunk {
+            blocks: Some((board, physics)),
+            entries,
+        }) => {
+            let runs = ChunkRuns {
+                board,
+                physics,
+                prechecked: true,
+                options,
+                pool,
+                cancel,
+                chunks: std::iter::once(Ok(entries)).chain(chunks.map(|c| Ok(c.entries))),
+                first: 0,
+                stopped: false,
+            };
+            write_chunks(runs, options, output, w)?
+        }
+        _ => write_chunks(std::iter::empty(), options, output, w)?,
+    };
+    Ok(Held::Done(Streamed {
+        shots: checked.shots,
+        written,
+    }))
 }
 
 /// Parses and checks the held `text` of `source` as [`check_stream`] does, sending every

@@ -97,7 +97,9 @@ pub fn simulate_stream<W: Write>(
         // while this thread writes chunk k: the writing, serial, no longer idles the pool.
         // Without one, the chunks are computed here, on the caller's current pool.
         let (done_tx, done_rx) = std::sync::mpsc::sync_channel::<RunChunk>(0);
-        let chunks: Box<dyn Iterator<Item = RunChunk>> = if pool.is_some() {
+        // A pool of one thread computes nothing alongside the writing: the chunks are
+        // computed here, on it, with no thread in between.
+        let chunks: Box<dyn Iterator<Item = RunChunk>> = if pool.is_some() && threads > 1 {
             scope.spawn(move || forward(runs, &done_tx));
             Box::new(done_rx.into_iter())
         } else {
