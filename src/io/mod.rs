@@ -34,11 +34,13 @@ pub use format::{Layout, compact_json, laid_out};
 pub use game_file::{
     GAME_MAX_ROUNDS, GameFile, GameSeat, HUMAN, game_answer_json, parse_game_file,
 };
+pub(crate) use laid::LaidElements;
 pub use outcome_file::{
     OutcomeFile, OutcomeItem, StreamWriteError, flick_answer_json, outcome_file_text,
     outcomes_to_string, serialize_outcome, state_name, write_outcome_file, write_outcome_stream,
     write_outcomes,
 };
+pub(crate) use outcome_file::{lay_outcomes, write_laid_outcome_stream};
 pub use play_file::{
     game_log_json, games_summary_json, parse_game_log, parse_noise_json, replay_json,
 };

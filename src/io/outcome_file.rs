@@ -15,6 +15,7 @@
 //! verdict, judged in the rules layer by [`crate::rules::judge_outcomes`]).
 
 use super::format::{Layout, Style, write_laid_out};
+use super::laid::{LaidElements, lay_elements, write_laid_array};
 use super::trace_json::TraceJson;
 use crate::disc::{Disc, DiscState};
 use crate::limits::Limit;
@@ -311,6 +312,43 @@ impl<I: Iterator<Item = Result<OutcomeItem, E>>, E> Serialize for StreamedOutcom
     }
 }
 
+/// `items` laid out ahead of their outcome file in `layout`, each as the element of its
+/// `outcomes` array that [`write_outcome_stream`] would write: a chunk of a streamed file
+/// laid out on the thread that computed it, for [`write_laid_outcome_stream`].
+pub(crate) fn lay_outcomes(items: &[OutcomeItem], layout: Layout) -> LaidElements {
+    let objects = items.iter().map(|item| OutcomeJson {
+        outcome: &item.outcome,
+        verdict: item.verdict.as_ref(),
+        trace: item.trace.as_ref(),
+    });
+    lay_elements(
+        objects,
+        "outcomes",
+        Style::OUTCOMES,
+        layout == Layout::Compact,
+    )
+    .expect("plain data always serializes")
+}
+
+/// [`write_outcome_stream`] of outcomes laid out ahead ([`lay_outcomes`], in the same
+/// `layout`), chunk after chunk as `chunks` yields them: the same bytes, the writer only
+/// putting separators between texts made elsewhere.
+pub(crate) fn write_laid_outcome_stream<W: Write, E>(
+    w: W,
+    chunks: impl Iterator<Item = Result<LaidElements, E>>,
+    layout: Layout,
+) -> Result<(), StreamWriteError<E>> {
+    let compact = layout == Layout::Compact;
+    match write_laid_array(w, "outcomes", Style::OUTCOMES, compact, chunks) {
+        Ok(Ok(())) => Ok(()),
+        Ok(Err(e)) => Err(StreamWriteError::Items(e)),
+        Err(e) => {
+            assert!(e.is_io(), "plain data always serializes: {e}");
+            Err(StreamWriteError::Io(e.into()))
+        }
+    }
+}
+
 /// `file` as text in `layout`: what `/api/simulate` answers and what the Python
 /// package's `simulate_file` returns ([`write_outcome_file`] into a string).
 pub fn outcome_file_text(file: &OutcomeFile<'_>, layout: Layout) -> String {
@@ -379,8 +417,8 @@ mod tests {
     use super::*;
     use glam::DVec2;
 
-    #[test]
-    fn outcomes_print_as_the_spec_says() {
+    /// Two outcomes: one with discs and every kind of event, one cut off.
+    fn two_outcomes() -> [Outcome; 2] {
         let mut rest = Disc::at_rest(1, DVec2::new(0.5, -0.25), 0.01, 0.005);
         let mut gone = rest;
         gone.state = DiscState::Hole;
@@ -420,8 +458,13 @@ mod tests {
             limit: Some(Limit::MaxTime),
             capped_steps: 0,
         };
+        [o, cut]
+    }
+
+    #[test]
+    fn outcomes_print_as_the_spec_says() {
         assert_eq!(
-            outcomes_to_string(&[o, cut]),
+            outcomes_to_string(&two_outcomes()),
             concat!(
                 r#"{"outcomes":[{"discs":[{"team":0,"pos":[0.5,-0.25],"state":"board"},"#,
                 r#"{"team":1,"pos":[0.5,-0.25],"state":"hole"}],"events":["#,
@@ -432,5 +475,51 @@ mod tests {
                 "\n"
             )
         );
+    }
+
+    /// Outcomes laid out ahead in groups of any size (none, empty groups, one, several)
+    /// and written by `write_laid_outcome_stream` are the bytes `write_outcome_stream`
+    /// writes for them at once, in both layouts; an error from the chunks stops the
+    /// writing and comes back.
+    #[test]
+    fn outcomes_laid_out_ahead_are_the_streamed_bytes() {
+        let [a, b] = two_outcomes();
+        let items: Vec<OutcomeItem> = [&a, &b, &b, &a, &b]
+            .into_iter()
+            .map(|o| OutcomeItem {
+                outcome: o.clone(),
+                verdict: None,
+                trace: None,
+            })
+            .collect();
+        for layout in [Layout::Readable, Layout::Compact] {
+            for n in 0..=items.len() {
+                let mut whole = Vec::new();
+                let all = items[..n].iter().cloned().map(Ok::<_, ()>);
+                write_outcome_stream(&mut whole, all, layout).unwrap();
+                for group in 1..=3 {
+                    let mut chunks: Vec<Result<LaidElements, ()>> = items[..n]
+                        .chunks(group)
+                        .map(|g| Ok(lay_outcomes(g, layout)))
+                        .collect();
+                    chunks.insert(0, Ok(lay_outcomes(&[], layout)));
+                    let mut laid = Vec::new();
+                    write_laid_outcome_stream(&mut laid, chunks.into_iter(), layout).unwrap();
+                    assert_eq!(
+                        String::from_utf8(laid).unwrap(),
+                        String::from_utf8(whole.clone()).unwrap(),
+                        "{n} outcomes in groups of {group}, {layout:?}"
+                    );
+                }
+            }
+            let chunks = [Ok(lay_outcomes(&items[..2], layout)), Err("stopped")];
+            let mut laid = Vec::new();
+            let r = write_laid_outcome_stream(&mut laid, chunks.into_iter(), layout);
+            assert!(matches!(r, Err(StreamWriteError::Items("stopped"))));
+            assert!(
+                laid.starts_with(b"{"),
+                "what came before the error is written"
+            );
+        }
     }
 }

@@ -560,3 +560,89 @@ impl<W: Write> ser::SerializeStructVariant for Compound<'_, W> {
         Compound::end(self)
     }
 }
+
+/// Objects laid out ahead of their file ([`lay_elements`]): `text` holds their texts one
+/// after the other, object `k` ending at `ends[k]`.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct LaidElements {
+    /// The texts, back to back.
+    pub(crate) text: Vec<u8>,
+    /// Where each text ends in `text`.
+    pub(crate) ends: Vec<usize>,
+}
+
+/// Lays out `objects` as elements of the array under `key` of a top-level object (the
+/// outcome file's `outcomes`), in `style` or compact, apart from the file: each text is
+/// exactly what serialising the object there writes after its separator, whatever its
+/// place, since a layout decides by depth and by the array's first element (an object:
+/// every element must be one). The file is then written by [`write_laid_array`], which
+/// puts the separators between them, so the objects of a long array can be laid out on
+/// many threads and the bytes stay those of one serialiser.
+pub(crate) fn lay_elements<T: Serialize>(
+    objects: impl IntoIterator<Item = T>,
+    key: &str,
+    style: Style,
+    compact: bool,
+) -> Result<LaidElements> {
+    let mut laid = Laid::new(Vec::new(), style, compact);
+    // The state after `{"key": [` and the start of a first object element (the array
+    // decided by it): what follows is an element's text.
+    laid.begin_object();
+    laid.item(true);
+    laid.quoted(key);
+    laid.colon();
+    laid.begin_array();
+    laid.item(true);
+    laid.value(Kind::Object);
+    laid.out.clear();
+    let mut ends = Vec::new();
+    for object in objects {
+        object.serialize(&mut laid)?;
+        ends.push(laid.w.len() + laid.out.len());
+    }
+    let text = laid.finish(b"")?;
+    Ok(LaidElements { text, ends })
+}
+
+/// Writes `{"key": [...]}` to `w` in `style` or compact (a trailing newline as
+/// [`super::format::try_write_laid_out`] puts one), the array's elements the objects laid
+/// out by [`lay_elements`] with the same key and layout, in the order `chunks` yields them:
+/// the bytes of serialising the objects in one array. An error from `chunks` ends the
+/// writing (the text so far is unfinished) and is returned as the inner error.
+pub(crate) fn write_laid_array<W: Write, E>(
+    w: W,
+    key: &str,
+    style: Style,
+    compact: bool,
+    chunks: impl Iterator<Item = std::result::Result<LaidElements, E>>,
+) -> Result<std::result::Result<(), E>> {
+    let mut laid = Laid::new(w, style, compact);
+    laid.begin_object();
+    laid.item(true);
+    laid.quoted(key);
+    laid.colon();
+    laid.begin_array();
+    let mut first = true;
+    for chunk in chunks {
+        let chunk = match chunk {
+            Ok(chunk) => chunk,
+            Err(e) => {
+                laid.finish(b"")?;
+                return Ok(Err(e));
+            }
+        };
+        let mut start = 0;
+        for &end in &chunk.ends {
+            laid.item(std::mem::take(&mut first));
+            laid.value(Kind::Object);
+            laid.out.extend_from_slice(&chunk.text[start..end]);
+            start = end;
+            laid.maybe_flush()?;
+        }
+    }
+    laid.close(b']');
+    laid.close(b'}');
+    let tail: &[u8] = if compact || style.newline { b"\n" } else { b"" };
+    laid.finish(tail)?;
+    Ok(Ok(()))
+}

@@ -1,7 +1,7 @@
 //! `crokinole simulate`'s pipeline: [`check_and_simulate_stream`]. A file held in memory
 //! is parsed once, on a thread that checks each shot and hands chunks of valid ones to the
 //! pool as it goes ([`check_held`]), so the computing starts at once; the outcomes wait
-//! (at most [`AHEAD`] chunks) until every shot is checked, and nothing is written if one
+//! (at most [`AHEAD`] chunks, laid out as text) until every shot is checked, and nothing is written if one
 //! is wrong. A file not held is read twice ([`super::check`], then [`super::stream`]).
 
 use super::check::{Checked, Findings, ShotSource, check_stream, json_error, of_kind_start};
@@ -60,8 +60,15 @@ pub fn check_and_simulate_stream<W: Write>(
     })
 }
 
-/// Chunks of outcomes [`check_and_simulate_stream`] computes ahead of the end of the check.
-pub const AHEAD: usize = 4;
+/// Chunks of outcomes [`check_and_simulate_stream`] computes ahead of the end of the check,
+/// laid out as text: up to 32 chunks of 512 (a readable crowded outcome is about 1.5 kB:
+/// 25 MB at most), so the workers keep computing while the parsing, a quarter of the
+/// work, goes on alone (with 4, two workers waited for it on a 10,000-shot file); with
+/// traces, which can be megabytes a shot, [`AHEAD_TRACED`] chunks of two shots a thread.
+pub const AHEAD: usize = 32;
+
+/// [`AHEAD`] with `--trace`.
+pub const AHEAD_TRACED: usize = 4;
 
 /// What [`simulate_held`] made of a held file.
 enum Held {
@@ -115,7 +122,12 @@ fn simulate_held<W: Write>(
             drop(chunk_tx);
             let _ = verdict_tx.send(verdict);
         });
-        let (done_tx, done_rx) = sync_channel::<RunChunk>(AHEAD);
+        let ahead = if options.trace.is_some() {
+            AHEAD_TRACED
+        } else {
+            AHEAD
+        };
+        let (done_tx, done_rx) = sync_channel::<RunChunk>(ahead);
         scope.spawn(move || {
             let mut chunks = chunk_rx.into_iter();
             let Some(CheckedChunk {
@@ -130,6 +142,7 @@ fn simulate_held<W: Write>(
                 physics,
                 prechecked: true,
                 options,
+                output,
                 pool,
                 cancel,
                 chunks: std::iter::once(Ok(entries)).chain(chunks.map(|c| Ok(c.entries))),
@@ -185,6 +198,7 @@ fn simulate_held_here<W: Write>(
                 physics,
                 prechecked: true,
                 options,
+                output,
                 pool,
                 cancel,
                 chunks: std::iter::once(Ok(entries)).chain(chunks.map(|c| Ok(c.entries))),

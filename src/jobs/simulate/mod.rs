@@ -19,6 +19,6 @@ pub mod stream;
 pub mod whole;
 
 pub use check::{Checked, HELD_BYTES, ShotSource, Text, check_stream};
-pub use held::{AHEAD, Streamed, check_and_simulate_stream};
+pub use held::{AHEAD, AHEAD_TRACED, Streamed, check_and_simulate_stream};
 pub use stream::{STREAM_CHUNK, StreamFailure, StreamOutput, chunk_size, simulate_stream};
 pub use whole::{ShotFile, SimulateOptions, Simulated, simulate, simulate_until};

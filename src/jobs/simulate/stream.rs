@@ -10,8 +10,8 @@ use crate::board::Board;
 use crate::cancel::Cancel;
 use crate::error::InputError;
 use crate::io::{
-    Layout, OutcomeItem, StreamStop, StreamWriteError, outcomes_csv_header, outcomes_csv_rows,
-    write_outcome_stream,
+    LaidElements, Layout, OutcomeItem, StreamStop, StreamWriteError, lay_outcomes,
+    outcomes_csv_header, outcomes_csv_rows, write_laid_outcome_stream,
 };
 use crate::params::Physics;
 use crate::rules::{ShotEntry, ShotVerdict, judge_outcomes};
@@ -87,6 +87,7 @@ pub fn simulate_stream<W: Write>(
             // Read again: the file may have changed since it was checked.
             prechecked: false,
             options,
+            output,
             pool,
             cancel,
             chunks: rx.into_iter(),
@@ -109,8 +110,58 @@ pub fn simulate_stream<W: Write>(
     })
 }
 
-/// A chunk's outcomes, or the first error.
-pub(super) type RunChunk = Result<Vec<OutcomeItem>, InputError>;
+/// A chunk's part of the output, or the first error.
+pub(super) type RunChunk = Result<ChunkText, InputError>;
+
+/// A chunk's part of the output, made on the pool that computed the chunk (so the writer
+/// only copies bytes, and what a worker allocated is freed by it): its outcomes laid out
+/// as elements of the outcome file's array, or its CSV rows.
+pub(super) struct ChunkText {
+    /// Shots in the chunk.
+    shots: usize,
+    /// Their text.
+    text: Laid,
+}
+
+/// The text of a [`ChunkText`].
+enum Laid {
+    /// JSON elements, in groups laid out apart.
+    Json(Vec<LaidElements>),
+    /// CSV rows.
+    Csv(String),
+}
+
+/// Outcomes a group laid out on one thread holds: a chunk of 512 is laid out as 32
+/// groups, spread over the pool.
+const LAY_GROUP: usize = 16;
+
+/// The text of `items` (shots `first..` of the file) for `output`, laid out on the
+/// current pool: JSON elements in groups of [`LAY_GROUP`] (one group on a pool of one
+/// thread), or CSV rows.
+fn chunk_text(items: Vec<OutcomeItem>, first: usize, output: StreamOutput) -> ChunkText {
+    use rayon::prelude::*;
+    let shots = items.len();
+    let text = match output {
+        StreamOutput::Json(layout) if rayon::current_num_threads() == 1 => {
+            Laid::Json(vec![lay_outcomes(&items, layout)])
+        }
+        StreamOutput::Json(layout) => Laid::Json(
+            items
+                .par_chunks(LAY_GROUP)
+                .map(|group| lay_outcomes(group, layout))
+                .collect(),
+        ),
+        StreamOutput::Csv => {
+            let (outcomes, verdicts): (Vec<Outcome>, Vec<Option<ShotVerdict>>) =
+                items.into_iter().map(|i| (i.outcome, i.verdict)).unzip();
+            let verdicts: Option<Vec<ShotVerdict>> = verdicts.into_iter().collect();
+            let mut text = String::new();
+            outcomes_csv_rows(&mut text, first, &outcomes, verdicts.as_deref());
+            Laid::Csv(text)
+        }
+    };
+    ChunkText { shots, text }
+}
 
 /// Sends every chunk `runs` computes to `tx`, up to the first error or until the receiver
 /// is gone.
@@ -132,46 +183,42 @@ pub(super) fn write_chunks<W: Write>(
     chunks: impl Iterator<Item = RunChunk>,
     options: SimulateOptions,
     output: StreamOutput,
-    w: W,
+    mut w: W,
 ) -> Result<usize, StreamFailure> {
+    let mut written = 0;
     match output {
         StreamOutput::Json(layout) => {
-            let mut written = 0;
-            let items = chunks.flat_map(|chunk| match chunk {
-                Ok(items) => {
-                    written += items.len();
-                    items.into_iter().map(Ok).collect::<Vec<_>>()
+            let groups = chunks.flat_map(|chunk| match chunk {
+                Ok(ChunkText {
+                    shots,
+                    text: Laid::Json(groups),
+                }) => {
+                    written += shots;
+                    groups.into_iter().map(Ok).collect::<Vec<_>>()
                 }
+                Ok(ChunkText { .. }) => unreachable!("a JSON output's chunks are JSON"),
                 Err(e) => vec![Err(e)],
             });
-            let mut w = w;
-            write_outcome_stream(&mut w, items, layout).map_err(|e| match e {
+            write_laid_outcome_stream(&mut w, groups, layout).map_err(|e| match e {
                 StreamWriteError::Items(e) => StreamFailure::Input(e),
                 StreamWriteError::Io(e) => StreamFailure::Io(e),
             })?;
-            w.flush().map_err(StreamFailure::Io)?;
-            Ok(written)
         }
         StreamOutput::Csv => {
-            let mut w = w;
             let header = outcomes_csv_header(options.rules.is_some());
             w.write_all(header.as_bytes()).map_err(StreamFailure::Io)?;
-            let mut first = 0;
-            let mut text = String::new();
             for chunk in chunks {
-                let items = chunk.map_err(StreamFailure::Input)?;
-                let outcomes: Vec<Outcome> = items.iter().map(|i| i.outcome.clone()).collect();
-                let verdicts: Option<Vec<ShotVerdict>> =
-                    items.into_iter().map(|i| i.verdict).collect();
-                text.clear();
-                outcomes_csv_rows(&mut text, first, &outcomes, verdicts.as_deref());
-                w.write_all(text.as_bytes()).map_err(StreamFailure::Io)?;
-                first += outcomes.len();
+                let chunk = chunk.map_err(StreamFailure::Input)?;
+                let Laid::Csv(rows) = chunk.text else {
+                    unreachable!("a CSV output's chunks are CSV")
+                };
+                w.write_all(rows.as_bytes()).map_err(StreamFailure::Io)?;
+                written += chunk.shots;
             }
-            w.flush().map_err(StreamFailure::Io)?;
-            Ok(first)
         }
     }
+    w.flush().map_err(StreamFailure::Io)?;
+    Ok(written)
 }
 
 /// Reads the shot file in `source` and sends its shots to `tx` `size` at a time (an error
@@ -218,6 +265,8 @@ pub(super) struct ChunkRuns<'a, I> {
     /// without checking them again.
     pub(super) prechecked: bool,
     pub(super) options: SimulateOptions,
+    /// What the chunks' text is made for.
+    pub(super) output: StreamOutput,
     pub(super) pool: Option<&'a rayon::ThreadPool>,
     pub(super) cancel: &'a Cancel,
     pub(super) chunks: I,
@@ -226,7 +275,7 @@ pub(super) struct ChunkRuns<'a, I> {
 }
 
 impl<I: Iterator<Item = Result<Vec<ShotEntry>, InputError>>> Iterator for ChunkRuns<'_, I> {
-    type Item = Result<Vec<OutcomeItem>, InputError>;
+    type Item = RunChunk;
 
     fn next(&mut self) -> Option<Self::Item> {
         if self.stopped || self.cancel.is_cancelled() {
@@ -240,9 +289,9 @@ impl<I: Iterator<Item = Result<Vec<ShotEntry>, InputError>>> Iterator for ChunkR
         let first = self.first;
         self.first += entries.len();
         let (board, physics) = (&self.board, &self.physics);
-        let (options, prechecked) = (self.options, self.prechecked);
+        let (options, prechecked, output) = (self.options, self.prechecked, self.output);
         let run = || {
-            run_chunk(
+            let (items, stopped) = run_chunk(
                 board,
                 physics,
                 &entries,
@@ -250,15 +299,16 @@ impl<I: Iterator<Item = Result<Vec<ShotEntry>, InputError>>> Iterator for ChunkR
                 options,
                 prechecked,
                 self.cancel,
-            )
+            )?;
+            Ok((chunk_text(items, first, output), stopped))
         };
         let ran = match self.pool {
             Some(pool) => pool.install(run),
             None => run(),
         };
-        Some(ran.map(|(items, stopped)| {
+        Some(ran.map(|(text, stopped)| {
             self.stopped = stopped;
-            items
+            text
         }))
     }
 }
