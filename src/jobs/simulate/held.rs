@@ -1,6 +1,7 @@
 //! `crokinole simulate`'s pipeline: [`check_and_simulate_stream`]. A file held in memory
-//! is parsed once, on a thread that checks each shot and hands chunks of valid ones to the
-//! pool as it goes ([`check_held`]), so the computing starts at once; the outcomes wait
+//! is parsed once, by a job on one of the pool's workers that checks each shot and hands
+//! chunks of valid ones to the other workers as it goes ([`check_held`]), so the
+//! computing starts at once; the outcomes wait
 //! (at most [`AHEAD`] chunks, laid out as text) until every shot is checked, and nothing is written if one
 //! is wrong. A file not held is read twice ([`super::check`], then [`super::stream`]).
 
@@ -29,7 +30,7 @@ pub struct Streamed {
 }
 
 /// [`check_stream`] then [`simulate_stream`], with the same errors and the same bytes, in
-/// one reading when the file is held in memory ([`ShotSource::text`]): a thread parses
+/// one reading when the file is held in memory ([`ShotSource::text`]): a job on the pool parses
 /// and checks the text shot by shot and hands each chunk of valid shots over as it goes, so
 /// the computing starts at once instead of after a whole pass of checking, and the text is
 /// parsed once instead of twice. Nothing is written before every shot is checked (the
@@ -95,12 +96,13 @@ struct CheckedChunk {
     entries: Vec<ShotEntry>,
 }
 
-/// [`check_and_simulate_stream`] on the held `text` of `source`: one thread parses and
-/// checks, the pool computes the chunks it hands over, this thread writes once the
-/// verdict is in.
-fn simulate_held<W: Write>(
-    source: &dyn ShotSource,
-    text: &str,
+/// [`check_and_simulate_stream`] on the held `text` of `source`: a job on one of the
+/// pool's workers parses and checks, the other workers compute the chunks it hands over
+/// (all of them once it is done), this thread writes once the verdict is in. On a pool of
+/// one thread, [`simulate_held_here`].
+fn simulate_held<'a, W: Write>(
+    source: &'a dyn ShotSource,
+    text: &'a str,
     options: SimulateOptions,
     output: StreamOutput,
     pool: Option<&rayon::ThreadPool>,
@@ -113,55 +115,66 @@ fn simulate_held<W: Write>(
     if threads == 1 {
         return simulate_held_here(source, text, options, output, pool, cancel, size, w);
     }
-    std::thread::scope(|scope| {
-        // Unbounded: the shots of a held text are bounded by the text.
-        let (chunk_tx, chunk_rx) = channel::<CheckedChunk>();
-        let (verdict_tx, verdict_rx) = sync_channel::<Verdict>(1);
-        scope.spawn(move || {
-            let verdict = check_held(source, text, options.rules, size, &chunk_tx);
-            drop(chunk_tx);
-            let _ = verdict_tx.send(verdict);
-        });
-        let ahead = if options.trace.is_some() {
-            AHEAD_TRACED
-        } else {
-            AHEAD
-        };
-        let (done_tx, done_rx) = sync_channel::<RunChunk>(ahead);
-        scope.spawn(move || {
-            let mut chunks = chunk_rx.into_iter();
-            let Some(CheckedChunk {
-                blocks: Some((board, physics)),
-                entries,
-            }) = chunks.next()
-            else {
-                return;
+    let run = |jobs: &rayon::Scope<'a>| {
+        std::thread::scope(|scope| {
+            // Unbounded: the shots of a held text are bounded by the text.
+            let (chunk_tx, chunk_rx) = channel::<CheckedChunk>();
+            let (verdict_tx, verdict_rx) = sync_channel::<Verdict>(1);
+            // The check is a job of the pool: while it parses it holds one worker and the
+            // others compute, so no more threads run than the pool has. On a thread of its
+            // own beside two workers it made three threads on two cores, and a worker's join
+            // waited out the time slice of whichever thread held the core: the chunks computed
+            // while the file was parsed took three times as long.
+            jobs.spawn(move |_| {
+                let verdict = check_held(source, text, options.rules, size, &chunk_tx);
+                drop(chunk_tx);
+                let _ = verdict_tx.send(verdict);
+            });
+            let ahead = if options.trace.is_some() {
+                AHEAD_TRACED
+            } else {
+                AHEAD
             };
-            let runs = ChunkRuns {
-                board,
-                physics,
-                prechecked: true,
-                options,
-                output,
-                pool,
-                cancel,
-                chunks: std::iter::once(Ok(entries)).chain(chunks.map(|c| Ok(c.entries))),
-                first: 0,
-                stopped: false,
+            let (done_tx, done_rx) = sync_channel::<RunChunk>(ahead);
+            scope.spawn(move || {
+                let mut chunks = chunk_rx.into_iter();
+                let Some(CheckedChunk {
+                    blocks: Some((board, physics)),
+                    entries,
+                }) = chunks.next()
+                else {
+                    return;
+                };
+                let runs = ChunkRuns {
+                    board,
+                    physics,
+                    prechecked: true,
+                    options,
+                    output,
+                    pool,
+                    cancel,
+                    chunks: std::iter::once(Ok(entries)).chain(chunks.map(|c| Ok(c.entries))),
+                    first: 0,
+                    stopped: false,
+                };
+                forward(runs, &done_tx);
+            });
+            let checked = match verdict_rx.recv() {
+                Ok(Verdict::Checked(checked)) => checked,
+                Ok(Verdict::Failed(e)) => return Err(StreamFailure::Input(e)),
+                Ok(Verdict::BlocksAfterShots) | Err(_) => return Ok(Held::BlocksAfterShots),
             };
-            forward(runs, &done_tx);
-        });
-        let checked = match verdict_rx.recv() {
-            Ok(Verdict::Checked(checked)) => checked,
-            Ok(Verdict::Failed(e)) => return Err(StreamFailure::Input(e)),
-            Ok(Verdict::BlocksAfterShots) | Err(_) => return Ok(Held::BlocksAfterShots),
-        };
-        let written = write_chunks(done_rx.into_iter(), options, output, w)?;
-        Ok(Held::Done(Streamed {
-            shots: checked.shots,
-            written,
-        }))
-    })
+            let written = write_chunks(done_rx.into_iter(), options, output, w)?;
+            Ok(Held::Done(Streamed {
+                shots: checked.shots,
+                written,
+            }))
+        })
+    };
+    match pool {
+        Some(pool) => pool.in_place_scope(run),
+        None => rayon::in_place_scope(run),
+    }
 }
 
 /// [`simulate_held`] on one thread, the calling one (a pool of one thread: `--threads 1`):
@@ -217,7 +230,9 @@ fn simulate_held_here<W: Write>(
 
 /// Parses and checks the held `text` of `source` as [`check_stream`] does, sending every
 /// `size` valid shots to `tx` (with the board and physics, once checked) until the first
-/// wrong one; the verdict once the whole text is read.
+/// wrong one; the verdict once the whole text is read. The first chunk is an eighth of
+/// `size` when that is 64 shots or more: the workers wait for it (512 crowded shots take
+/// milliseconds to parse).
 fn check_held(
     source: &dyn ShotSource,
     text: &str,
@@ -226,7 +241,8 @@ fn check_held(
     tx: &std::sync::mpsc::Sender<CheckedChunk>,
 ) -> Verdict {
     let mut found = Findings::default();
-    let mut chunk = Vec::with_capacity(size);
+    let mut limit = if size >= 512 { size / 8 } else { size };
+    let mut chunk = Vec::with_capacity(limit);
     // Whether the blocks known at the first shot are valid, so the shots may run.
     let mut blocks_ok = None;
     let mut sent = false;
@@ -242,7 +258,8 @@ fn check_held(
             && ok
         {
             chunk.push(e);
-            if chunk.len() == size {
+            if chunk.len() == limit {
+                limit = size;
                 send(
                     std::mem::replace(&mut chunk, Vec::with_capacity(size)),
                     board,
