@@ -137,27 +137,9 @@ fn simulate_held<'a, W: Write>(
             };
             let (done_tx, done_rx) = sync_channel::<RunChunk>(ahead);
             scope.spawn(move || {
-                let mut chunks = chunk_rx.into_iter();
-                let Some(CheckedChunk {
-                    blocks: Some((board, physics)),
-                    entries,
-                }) = chunks.next()
-                else {
-                    return;
-                };
-                let runs = ChunkRuns {
-                    board,
-                    physics,
-                    prechecked: true,
-                    options,
-                    output,
-                    pool,
-                    cancel,
-                    chunks: std::iter::once(Ok(entries)).chain(chunks.map(|c| Ok(c.entries))),
-                    first: 0,
-                    stopped: false,
-                };
-                forward(runs, &done_tx);
+                if let Some(runs) = checked_runs(chunk_rx, options, output, pool, cancel) {
+                    forward(runs, &done_tx);
+                }
             });
             let checked = match verdict_rx.recv() {
                 Ok(Verdict::Checked(checked)) => checked,
@@ -200,32 +182,45 @@ fn simulate_held_here<W: Write>(
         Verdict::BlocksAfterShots => return Ok(Held::BlocksAfterShots),
     };
     drop(chunk_tx);
-    let mut chunks = chunk_rx.into_iter();
-    let written = match chunks.next() {
-        Some(CheckedChunk {
-            blocks: Some((board, physics)),
-            entries,
-        }) => {
-            let runs = ChunkRuns {
-                board,
-                physics,
-                prechecked: true,
-                options,
-                output,
-                pool,
-                cancel,
-                chunks: std::iter::once(Ok(entries)).chain(chunks.map(|c| Ok(c.entries))),
-                first: 0,
-                stopped: false,
-            };
-            write_chunks(runs, options, output, w)?
-        }
-        _ => write_chunks(std::iter::empty(), options, output, w)?,
+    let written = match checked_runs(chunk_rx, options, output, pool, cancel) {
+        Some(runs) => write_chunks(runs, options, output, w)?,
+        None => write_chunks(std::iter::empty(), options, output, w)?,
     };
     Ok(Held::Done(Streamed {
         shots: checked.shots,
         written,
     }))
+}
+
+/// The runs of the checked chunks `check_held` sends to `chunks`, on the board and
+/// physics that come with the first; `None` if no shot was sent.
+fn checked_runs<'a>(
+    chunks: std::sync::mpsc::Receiver<CheckedChunk>,
+    options: SimulateOptions,
+    output: StreamOutput,
+    pool: Option<&'a rayon::ThreadPool>,
+    cancel: &'a Cancel,
+) -> Option<ChunkRuns<'a, impl Iterator<Item = Result<Vec<ShotEntry>, InputError>>>> {
+    let mut chunks = chunks.into_iter();
+    let Some(CheckedChunk {
+        blocks: Some((board, physics)),
+        entries,
+    }) = chunks.next()
+    else {
+        return None;
+    };
+    Some(ChunkRuns {
+        board,
+        physics,
+        prechecked: true,
+        options,
+        output,
+        pool,
+        cancel,
+        chunks: std::iter::once(Ok(entries)).chain(chunks.map(|c| Ok(c.entries))),
+        first: 0,
+        stopped: false,
+    })
 }
 
 /// Parses and checks the held `text` of `source` as [`check_stream`] does, sending every
