@@ -243,10 +243,12 @@ pub fn suggest_until(
     let (cands, _) = coarse_candidates(&setup, &request.space, config.grid, sparsest)?;
     let start = Instant::now();
     let budget_samples = sample_budget(&setup, request, config, &cands, cancel)?;
-    let (cands, cells) = search::places_for(&setup, &request.space, config.grid, budget_samples);
+    let (places, cands, cells) =
+        search::places_for(&setup, &request.space, config.grid, budget_samples);
     let noisy = request.situation.noise != Noise::NONE;
     let schedule = Schedule::new(budget_samples, cands.len(), config.top, noisy)?;
     let mut planner = Planner::new(&setup, request, config, schedule, start, cancel);
+    planner.dense = places > sparsest;
 
     let (coarse, grid) = planner.coarse_sweep(cands, &cells, config.grid);
     let top = if planner.rounds.stopped {
@@ -335,6 +337,9 @@ struct Planner<'s> {
     points: Vec<DVec2>,
     schedule: Schedule,
     rounds: Rounds<'s>,
+    /// Whether the coarse sweep started from more than the sparsest places: a plateau at
+    /// the widest steps then halves them ([`search::next_levels`]).
+    dense: bool,
 }
 
 /// Candidates, their statistics and their order, best first (indices into `cands`): one
@@ -379,6 +384,7 @@ impl<'s> Planner<'s> {
             space: &request.space,
             points: search::fifteen_points(setup),
             schedule,
+            dense: false,
             rounds: Rounds {
                 setup,
                 noise: request.situation.noise,
@@ -528,7 +534,7 @@ impl<'s> Planner<'s> {
                 // A round stopped part way: the last whole one stays the best so far.
                 break;
             }
-            level = search::next_levels(&s, &from);
+            level = search::next_levels(&s, &from, self.dense);
             lineage = next_lineage;
             let ranked = parents::ranking(&s);
             earlier.push((

@@ -130,18 +130,20 @@ pub fn coarse_share(budget: u64) -> u64 {
 /// The coarse candidates and grid cells ([`coarse`]) at the densest of [`PLACES`] whose
 /// candidates the coarse share of `budget` ([`coarse_share`]) covers with [`COARSE_MEAN`]
 /// samples each, or at the sparsest if none is; without noise (one sample a flick), the
-/// same rule, so the sweep stays as bounded as with noise.
+/// same rule, so the sweep stays as bounded as with noise. Returns how many places it
+/// took, the candidates and the cells.
 pub fn places_for(
     setup: &Setup,
     space: &Space,
     grid: bool,
     budget: u64,
-) -> (Vec<Candidate>, Vec<Vec<Option<usize>>>) {
+) -> (u32, Vec<Candidate>, Vec<Vec<Option<usize>>>) {
     let share = coarse_share(budget);
-    let mut swept = (Vec::new(), Vec::new());
+    let mut swept = (0, Vec::new(), Vec::new());
     for (k, &places) in PLACES.iter().enumerate() {
-        swept = coarse(setup, space, grid, places);
-        if k + 1 == PLACES.len() || swept.0.len() as u64 * COARSE_MEAN <= share {
+        let (cands, cells) = coarse(setup, space, grid, places);
+        swept = (places, cands, cells);
+        if k + 1 == PLACES.len() || swept.1.len() as u64 * COARSE_MEAN <= share {
             break;
         }
     }
@@ -371,11 +373,17 @@ pub fn steps(level: u32) -> (f64, f64, f64) {
 /// - **a plateau**: the parent has the best sum and a neighbour exactly the same, so the
 ///   round could not tell the climb which way to go (ties go to the lowest index, the
 ///   parent, so the climb would stand still while its steps shrink); the next steps are
-///   twice as long (`l - 1`, not below 0).
+///   twice as long (`l - 1`). At the widest steps already (`l` 0) they stay so, unless
+///   `dense` (the coarse sweep started from more than the sparsest [`PLACES`]): then no
+///   climb needs the widest steps to travel to its top (every offset is within a step or
+///   two of a start), the same neighbourhood again would tell nothing new, and the steps
+///   are halved (`l + 1`), so a narrow ridge between the widest steps is found (on
+///   `takeout.json` a cut 6 mm from a start, worth a point more than the plateau around
+///   it).
 ///
 /// Without the parent's own statistics in the round (it refused a sample, or it was
 /// another parent's neighbour and counted there) the steps are halved.
-pub fn next_levels(stats: &[Option<Stats>], from: &[(usize, u32, bool)]) -> Vec<u32> {
+pub fn next_levels(stats: &[Option<Stats>], from: &[(usize, u32, bool)], dense: bool) -> Vec<u32> {
     let parents = from.iter().map(|&(k, _, _)| k + 1).max().unwrap_or(0);
     let sum = |i: usize| stats.get(i).and_then(|s| s.as_ref()).map(|s| s.sum);
     // Per neighbourhood: the parent's sum (if it was evaluated in this round), the best
@@ -395,7 +403,10 @@ pub fn next_levels(stats: &[Option<Stats>], from: &[(usize, u32, bool)]) -> Vec<
     }
     from.iter()
         .map(|&(k, l, _)| match (own[k], best[k]) {
-            (Some(o), Some((b, ties))) if o == b && ties >= 2 => l.saturating_sub(1),
+            (Some(o), Some((b, ties))) if o == b && ties >= 2 => match l {
+                0 if dense => 1,
+                _ => l.saturating_sub(1),
+            },
             (Some(o), Some((b, _))) if o < b => l,
             _ => l + 1,
         })
@@ -798,7 +809,7 @@ mod tests {
         let sizes = PLACES.map(count);
         assert!(sizes.windows(2).all(|w| w[0] > w[1]), "{sizes:?}");
         // The densest whose candidates the coarse share covers with COARSE_MEAN samples.
-        let chosen = |budget| places_for(&setup, &space, true, budget).0.len();
+        let chosen = |budget| places_for(&setup, &space, true, budget).1.len();
         assert_eq!(chosen(20_000), sizes[0]);
         let just = |n: usize| (n as u64 * COARSE_MEAN * 10).div_ceil(3);
         assert_eq!(chosen(just(sizes[1])), sizes[1]);
@@ -806,10 +817,10 @@ mod tests {
         // None covered: the sparsest.
         assert_eq!(chosen(1000), sizes[3]);
         // The same candidates as `coarse` at that many places, grid cells included.
-        assert_eq!(
-            places_for(&setup, &space, true, 20_000),
-            coarse(&setup, &space, true, PLACES[0])
-        );
+        assert_eq!(places_for(&setup, &space, true, 20_000), {
+            let (cands, cells) = coarse(&setup, &space, true, PLACES[0]);
+            (PLACES[0], cands, cells)
+        });
     }
 
     #[test]
@@ -869,10 +880,15 @@ mod tests {
             (7, 0, false),
         ];
         assert_eq!(
-            next_levels(&stats, &from),
+            next_levels(&stats, &from, false),
             [0, 0, 0, 2, 2, 2, 2, 2, 2, 0, 0, 2, 2, 2, 2, 2, 1, 1]
         );
-        assert!(next_levels(&[], &[]).is_empty());
+        // After a dense sweep, parent 3's plateau at the widest steps halves them instead.
+        assert_eq!(
+            next_levels(&stats, &from, true),
+            [0, 0, 0, 2, 2, 2, 2, 2, 2, 1, 1, 2, 2, 2, 2, 2, 1, 1]
+        );
+        assert!(next_levels(&[], &[], false).is_empty());
     }
 
     #[test]

@@ -523,12 +523,12 @@ fn replayed_tops(file: &str, budget: u64, seeds: u64) -> Vec<f64> {
 /// default budget) within 0.5 points, each a takeout worth more than +29 from 80 mm right
 /// of the middle, a place the coarse sweep starts from only since it covers the line
 /// with 13 places: before, six seeds of eight stopped at +15.0 to +15.7 and two found
-/// +17.6 and +18.6. On `takeout.json` (the default budget) each a takeout worth more than
-/// +25.6, and at least one seed the cut from 59 mm left of the middle worth +26.5 and more
-/// (the search with 3 places never found it; every seed kept a thin cut worth +25.9, and
-/// the seeds do not all find the new one: on 8 seeds they spread over 1.04 points). The
-/// full measurement (8 seeds at the default budget, 26 positions) is
-/// `examples/planner_spread.rs`.
+/// +17.6 and +18.6. On `takeout.json` (the default budget) within 0.25 points, each the
+/// cut from 59 mm left of the middle worth more than +26.4 (the search with 3 places
+/// never found it and kept a thin cut worth +25.9; with 13 places but no halving of the
+/// steps on a plateau at the widest steps, half the seeds found it and one stopped 3 mm
+/// from it, at +25.67). The full measurement (8 seeds at the default budget, 26
+/// positions) is `examples/planner_spread.rs`.
 #[test]
 fn the_top_flick_is_steady_across_seeds() {
     let spread = |v: &[f64]| {
@@ -546,6 +546,6 @@ fn the_top_flick_is_steady_across_seeds() {
     assert!(min > 29.0, "replayed values {four:?}");
     let takeout = replayed_tops("takeout.json", DEFAULT_BUDGET, 4);
     let (min, width) = spread(&takeout);
-    assert!(min > 25.6, "replayed values {takeout:?}");
-    assert!(min + width > 26.4, "replayed values {takeout:?}");
+    assert!(width <= 0.25, "replayed values {takeout:?}");
+    assert!(min > 26.4, "replayed values {takeout:?}");
 }
