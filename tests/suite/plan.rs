@@ -167,11 +167,19 @@ fn one_open_opponent_disc_is_taken_out_rather_than_ignored() {
 fn the_plan_is_the_same_for_1_2_and_3_threads() {
     let text = std::fs::read_to_string(fixture_path("takeout.json")).unwrap();
     let f = parse_suggest_file(&text).unwrap();
-    let run =
-        |threads| pool(threads).install(|| plan_json(&suggest(&f, &config(3000, 3)).unwrap()));
-    let one = run(1);
-    for threads in [2, 3] {
-        assert!(run(threads) == one, "{threads} threads");
+    // 3000 samples: one coarse round from 3 places; 12,000: a coarse sweep from 13 places
+    // in rounds of successive halving.
+    for (budget, halving) in [(3000, false), (12_000, true)] {
+        let run = |threads| pool(threads).install(|| suggest(&f, &config(budget, 3)).unwrap());
+        let one = run(1);
+        assert_eq!(one.stages[1].name.starts_with("coarse"), halving);
+        let one = plan_json(&one);
+        for threads in [2, 3] {
+            assert!(
+                plan_json(&run(threads)) == one,
+                "{budget}: {threads} threads"
+            );
+        }
     }
 }
 
