@@ -8,11 +8,14 @@
 //! ([`search`]) is four stages, run in this order by [`suggest`], one function each
 //! (named after the stage):
 //!
-//! 1. **Coarse sweep** (`coarse_sweep`): a few hundred candidates aimed at what matters
-//!    (the 20 hole, each opponent disc for takeouts, own discs, open points of the 15
-//!    zone) from several places on the line and at several speeds, plus a grid of
-//!    straight-ahead flicks over (aim, speed) from one place, which is also the output's
-//!    heat map. Each candidate gets a few noisy executions.
+//! 1. **Coarse sweep** (`coarse_sweep`): a few hundred to about 1,500 candidates aimed at
+//!    what matters (the 20 hole, each opponent disc for takeouts, own discs, open points of
+//!    the 15 zone) from several places on the line (as many as the budget covers,
+//!    [`search::places_for`]) and at several speeds, plus a grid of straight-ahead flicks
+//!    over (aim, speed) from one place, which is also the output's heat map. The sweep is
+//!    a successive halving ([`search::CoarseRound`]): every candidate gets a few noisy
+//!    executions, the better half more, and so on, so the best starting points are ranked
+//!    on several times the samples of the others.
 //! 2. **Refinement** (`refine`): up to three rounds; each keeps the best
 //!    [`search::PARENTS`] candidates (at most [`search::PER_FAMILY`] of a kind of shot,
 //!    [`parents::kind`]: the same target, and for a disc the same soft or hard takeout, so
@@ -25,10 +28,10 @@
 //!    [`search::next_levels`]), keeps one of each flick, and evaluates them all again
 //!    with more samples (the rounds' shares in the ratio 1 : 2 : 4).
 //! 3. **Race** (`race`): the best [`search::RACE_PARENTS`] of the last round and their
-//!    neighbours at the last round's nominal steps race on fresh random numbers by
-//!    successive halving ([`search::RACE_ROUNDS`] rounds): each round evaluates those still in with
-//!    equal samples and keeps the better half by their sums over the race, so the budget
-//!    goes to the candidates that could still be the best.
+//!    neighbours at the last round's nominal steps race on fresh
+//!    random numbers by successive halving ([`search::RACE_ROUNDS`] rounds): each round
+//!    evaluates those still in with equal samples and keeps the better half by their sums
+//!    over the race, so the budget goes to the candidates that could still be the best.
 //! 4. **Final evaluation** (`final_evaluation`): the best `top` candidates (one per
 //!    target first, looked for in the race, the last round, then the earlier rounds and
 //!    the coarse sweep), each with the same samples, on fresh random numbers, so their
@@ -235,12 +238,17 @@ pub fn suggest_until(
     cancel: &Cancel,
 ) -> Result<Plan, InputError> {
     let setup = checked_setup(request, config)?;
-    let (cands, cells) = coarse_candidates(&setup, &request.space, config.grid)?;
+    // The sparsest sweep for a time budget's pilot, then the densest the budget covers.
+    let sparsest = *search::PLACES.last().expect("places");
+    let (cands, _) = coarse_candidates(&setup, &request.space, config.grid, sparsest)?;
     let start = Instant::now();
     let budget_samples = sample_budget(&setup, request, config, &cands, cancel)?;
+    let (places, cands, cells) =
+        search::places_for(&setup, &request.space, config.grid, budget_samples);
     let noisy = request.situation.noise != Noise::NONE;
     let schedule = Schedule::new(budget_samples, cands.len(), config.top, noisy)?;
     let mut planner = Planner::new(&setup, request, config, schedule, start, cancel);
+    planner.dense = places > sparsest;
 
     let (coarse, grid) = planner.coarse_sweep(cands, &cells, config.grid);
     let top = if planner.rounds.stopped {
@@ -253,6 +261,7 @@ pub fn suggest_until(
             let last = Evaluated {
                 cands: refined.last.cands.clone(),
                 stats: refined.last.stats.clone(),
+                order: refined.last.order.clone(),
             };
             let raced = planner.race(refined.last);
             let top = if planner.rounds.stopped {
@@ -286,22 +295,24 @@ pub fn suggest_until(
 }
 
 /// The best `top` of a stage that finished (or of a coarse sweep stopped part way, on the
-/// rounds of samples every candidate finished), ranked on that stage's statistics: the
-/// answer of a search stopped before its final evaluation ended.
+/// rounds of samples every candidate finished), in that stage's order: the answer of a
+/// search stopped before its final evaluation ended.
 fn best_so_far(last: &Evaluated, objective: Objective, top: usize) -> Vec<Suggestion> {
-    let mut best = suggestions(&last.cands, &last.stats, objective, 0);
-    best.truncate(top);
-    best
+    let best: Vec<usize> = last.order.iter().copied().take(top).collect();
+    let cands: Vec<Candidate> = best.iter().map(|&i| last.cands[i]).collect();
+    let stats: Vec<Option<Stats>> = best.iter().map(|&i| last.stats[i].clone()).collect();
+    suggestions(&cands, &stats, objective, cands.len())
 }
 
-/// The coarse sweep's candidates and the grid's cells ([`search::coarse`]); refused
-/// (field `search`) when no flick of the search space is legal.
+/// The coarse sweep's candidates and the grid's cells ([`search::coarse`], from `places`
+/// places); refused (field `search`) when no flick of the search space is legal.
 fn coarse_candidates(
     setup: &Setup,
     space: &Space,
     grid: bool,
+    places: u32,
 ) -> Result<(Vec<Candidate>, GridCells), InputError> {
-    let (cands, cells) = search::coarse(setup, space, grid);
+    let (cands, cells) = search::coarse(setup, space, grid, places);
     if cands.is_empty() {
         return Err(InputError::new(
             "search",
@@ -326,12 +337,19 @@ struct Planner<'s> {
     points: Vec<DVec2>,
     schedule: Schedule,
     rounds: Rounds<'s>,
+    /// Whether the coarse sweep started from more than the sparsest places: a plateau at
+    /// the widest steps then halves them ([`search::next_levels`]).
+    dense: bool,
 }
 
-/// Candidates and their statistics from one evaluation, parallel.
+/// Candidates, their statistics and their order, best first (indices into `cands`): one
+/// stage's result. A refinement round's order is [`parents::ranking`] of its statistics;
+/// the coarse sweep's is its successive halving's (its candidates have different sample
+/// counts, so their sums do not compare).
 struct Evaluated {
     cands: Vec<Candidate>,
     stats: Vec<Option<Stats>>,
+    order: Vec<usize>,
 }
 
 /// What the refinement leaves: its last round (the coarse sweep if no round ran), and
@@ -366,6 +384,7 @@ impl<'s> Planner<'s> {
             space: &request.space,
             points: search::fifteen_points(setup),
             schedule,
+            dense: false,
             rounds: Rounds {
                 setup,
                 noise: request.situation.noise,
@@ -391,21 +410,77 @@ impl<'s> Planner<'s> {
         self.schedule.rounds.len().saturating_sub(1) as u32
     }
 
-    /// Stage 1, the coarse sweep: evaluates every coarse candidate with
-    /// [`Schedule::coarse`] samples (stage `coarse`). Takes the candidates and the grid's
-    /// cells; returns the candidates with their statistics, and the heat map if `grid`
-    /// (the grid's cells are candidates like the others, so the map costs no extra shots).
+    /// Stage 1, the coarse sweep: successive halving over the coarse candidates
+    /// ([`Schedule::coarse`], stages `coarse 1`, `coarse 2`, ...; round `r` seeded for
+    /// stage `16 + r`, the first for stage 0). The first round evaluates every candidate;
+    /// after each round those still in are ranked by their sums over the sweep so far
+    /// (all have had the same samples, so the comparison is exact; ties keep the previous
+    /// order, the first round's go to the lowest index) and the better half goes on. So
+    /// the candidates that could be the best start points end with several times the
+    /// samples of the others, and the first refinement round's parents are picked on them.
+    /// Takes the candidates and the grid's cells; returns the candidates with their
+    /// statistics over all their samples, in the halving's order (those still in at the
+    /// end first, then those dropped after each round, the latest first, each group by
+    /// its sums), and the heat map if `grid`, from the first round (where every cell had
+    /// the same samples; the grid's cells are candidates like the others, so the map costs
+    /// no extra shots).
     fn coarse_sweep(
         &mut self,
         cands: Vec<Candidate>,
         cells: &[Vec<Option<usize>>],
         grid: bool,
     ) -> (Evaluated, Option<Grid>) {
-        let samples = self.schedule.coarse;
-        let stats = self.rounds.run("coarse".into(), &cands, samples, 0);
+        let sweep = self.schedule.coarse.clone();
+        let mut stats: Vec<Option<Stats>> = vec![None; cands.len()];
+        let mut first: Vec<Option<Stats>> = Vec::new();
+        let mut order: Vec<usize> = (0..cands.len()).collect();
+        for (r, round) in sweep.iter().enumerate() {
+            if self.rounds.stopped {
+                break;
+            }
+            let size = round.candidates.min(order.len());
+            let ids = &order[..size];
+            let these: Vec<Candidate> = ids.iter().map(|&i| cands[i]).collect();
+            let name = if sweep.len() == 1 {
+                "coarse".to_string()
+            } else {
+                format!("coarse {}", r + 1)
+            };
+            let stage = if r == 0 { 0 } else { 16 + r as u64 };
+            let s = self.rounds.run(name, &these, round.samples, stage);
+            if r == 0 {
+                first = s.clone();
+                stats = s;
+            } else {
+                if s.iter().all(Option::is_none) {
+                    // Stopped before one round of samples finished: nothing to add.
+                    break;
+                }
+                for (&i, s) in ids.iter().zip(s) {
+                    stats[i] = match (stats[i].take(), s) {
+                        (Some(mut a), Some(b)) => {
+                            a.merge(&b);
+                            Some(a)
+                        }
+                        _ => None,
+                    };
+                }
+            }
+            // Stable: equal sums keep the previous order; a refused candidate goes last.
+            order[..size].sort_by_key(|&i| std::cmp::Reverse(stats[i].as_ref().map(|s| s.sum)));
+        }
+        order.retain(|&i| stats[i].is_some());
         let objective = self.rounds.objective;
-        let grid = grid.then(|| heat_map(self.space, cells, &stats, objective, samples));
-        (Evaluated { cands, stats }, grid)
+        let samples = sweep.first().map_or(1, |r| r.samples);
+        let grid = grid.then(|| heat_map(self.space, cells, &first, objective, samples));
+        (
+            Evaluated {
+                cands,
+                stats,
+                order,
+            },
+            grid,
+        )
     }
 
     /// Stage 2, the refinement: up to [`Schedule::rounds`] rounds (`refine 1`, ...), each
@@ -420,13 +495,12 @@ impl<'s> Planner<'s> {
         let mut lineage: Vec<usize> = (0..coarse.cands.len()).collect();
         // `level[i]`: the step level of `pool[i]`'s neighbours should it be a parent.
         let mut level = vec![0; coarse.cands.len()];
-        let (mut pool, mut pool_stats) = (coarse.cands, coarse.stats);
+        let (mut pool, mut pool_stats, mut order) = (coarse.cands, coarse.stats, coarse.order);
         let mut earlier = Vec::new();
         for (r, &share) in self.schedule.rounds.iter().enumerate() {
             if self.rounds.out_of_time() || self.rounds.stopped {
                 break;
             }
-            let order = parents::ranking(&pool_stats);
             let apart = (r < search::APART).then_some(&lineage[..]);
             let contenders = parents::contenders(&pool_stats, &order);
             let parents = parents::pick(
@@ -450,7 +524,7 @@ impl<'s> Planner<'s> {
             let all: Vec<usize> = (0..next.len()).collect();
             let kept = search::distinct(&next, &all, finest);
             let next: Vec<Candidate> = kept.iter().map(|&i| next[i]).collect();
-            lineage = kept.iter().map(|&i| next_lineage[i]).collect();
+            let next_lineage: Vec<usize> = kept.iter().map(|&i| next_lineage[i]).collect();
             let from: Vec<(usize, u32, bool)> = kept.iter().map(|&i| from[i]).collect();
             let m = search::per_candidate(share, next.len());
             let s = self
@@ -460,14 +534,20 @@ impl<'s> Planner<'s> {
                 // A round stopped part way: the last whole one stays the best so far.
                 break;
             }
-            level = search::next_levels(&s, &from);
-            earlier.push((std::mem::replace(&mut pool, next), order));
+            level = search::next_levels(&s, &from, self.dense);
+            lineage = next_lineage;
+            let ranked = parents::ranking(&s);
+            earlier.push((
+                std::mem::replace(&mut pool, next),
+                std::mem::replace(&mut order, ranked),
+            ));
             pool_stats = s;
         }
         Refined {
             last: Evaluated {
                 cands: pool,
                 stats: pool_stats,
+                order,
             },
             earlier,
         }
@@ -482,7 +562,7 @@ impl<'s> Planner<'s> {
     /// time budget has run out.
     fn race(&mut self, last: Evaluated) -> Ranked {
         let level = self.last_level();
-        let order = parents::ranking(&last.stats);
+        let order = last.order;
         let contenders = parents::contenders(&last.stats, &order);
         let parents = parents::pick(
             &order,

@@ -146,6 +146,20 @@ impl Stats {
         self.hits += u64::from(j.hit_opponent);
     }
 
+    /// Adds the samples of `other` (exact: every sum is an integer), as if they had been
+    /// added one by one: the statistics of a candidate over several evaluations.
+    pub fn merge(&mut self, other: &Stats) {
+        self.n += other.n;
+        self.sum += other.sum;
+        self.sum_sq += other.sum_sq;
+        self.change_sum += other.change_sum;
+        self.change_sum_sq += other.change_sum_sq;
+        for (a, b) in self.fates.iter_mut().zip(other.fates) {
+            *a += b;
+        }
+        self.hits += other.hits;
+    }
+
     /// The objective's mean and interval: Wilson's score interval for the probability
     /// objectives, the normal interval `mean -+ 1.96 s / sqrt(n)` for the score.
     pub fn value(&self, objective: Objective) -> Estimate {
@@ -232,5 +246,32 @@ mod tests {
         let v = s.value(Objective::Twenty);
         assert!((v.mean - 2.0 / 3.0).abs() < 1e-15);
         assert!(v.ci95[0] > 0.0 && v.ci95[1] < 1.0);
+        // Merging the statistics of two evaluations is adding their samples one by one.
+        let (mut a, mut b) = (Stats::default(), Stats::default());
+        for (k, (change, fate)) in [
+            (20, ShotClass::Twenty),
+            (15, ShotClass::Fifteen),
+            (20, ShotClass::Twenty),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let j = Judged {
+                change,
+                fate,
+                hit_opponent: k == 1,
+            };
+            if k == 0 {
+                a.add(Objective::Twenty, &j)
+            } else {
+                b.add(Objective::Twenty, &j)
+            }
+        }
+        a.merge(&b);
+        assert_eq!(
+            (a.n, a.sum, a.sum_sq, a.change_sum, a.change_sum_sq),
+            (3, 2, 2, 55, 1025)
+        );
+        assert_eq!((a.fates, a.hits), (s.fates, 1));
     }
 }

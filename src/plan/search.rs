@@ -6,16 +6,17 @@
 //! ([`AimAt`]). The coarse sweep, for every spin value of the search space:
 //! - *hole*: from 5 places evenly spread over the offset range, aimed at the hole's
 //!   centre at 0.98, 1.00, 1.03, 1.06 and 1.10 times the speed that stops there;
-//! - *each opponent disc* (takeouts): from 3 places (both ends and the middle of the
-//!   offset range), aimed at the disc's centre and half and a whole disc radius to either
+//! - *each opponent disc* (takeouts): from `p` places evenly spread over the offset range
+//!   (both ends included; `p` is 13, 9, 5 or 3, the densest the budget covers,
+//!   [`places_for`]), aimed at the disc's centre and half and a whole disc radius to either
 //!   side of it (across the line of aim: cuts), at `sqrt(1.5)`, `sqrt(3)`, `sqrt(6)`, `sqrt(12)` times the
 //!   speed that stops at the aiming point (a disc that would slide 1.5 to 12 times as far);
-//! - *each own disc* (raises, and hits through it): from the 3 places, at its centre, at
+//! - *each own disc* (raises, and hits through it): from the `p` places, at its centre, at
 //!   `sqrt(1.5)` and `sqrt(3)` times that speed;
 //! - *open 15-zone points* (draws): 8 points on the circle halfway between the hole's edge
 //!   and the innermost centre of a disc wholly in the 15 zone, at the 4 axes and 4
 //!   diagonals (written with `sqrt` only), those clear of every disc by a disc diameter,
-//!   from the 3 places, at 0.98 and 1.02 times the stopping speed;
+//!   from the `p` places, at 0.98 and 1.02 times the stopping speed;
 //! - *the grid*: straight-ahead flicks (no target) from one place, the grid's offset, over
 //!   `aims x speeds` values evenly spread over the aim and speed ranges, with the first
 //!   spin value. Its cells compete like every other candidate; their values are the heat
@@ -24,6 +25,10 @@
 //! Speeds are kept within the speed range; candidates that are not legal where they stand
 //! ([`Setup::legal`]) are left out (a grid cell then has no value). With `targets: false`
 //! only the grid is swept.
+//!
+//! The coarse sweep is a successive halving ([`Schedule::coarse_rounds`]): every
+//! candidate gets a few samples, the better half more, and so on, so the candidates that
+//! could be the best starting points are ranked on several times the samples of the rest.
 //!
 //! The stopping speed over `d` is `sqrt(2 mu g d)` ([`Setup::stopping_speed`]): friction
 //! `mu g` decelerates a sliding disc uniformly, so from `v` it slides `v^2 / (2 mu g)`.
@@ -106,6 +111,44 @@ pub struct Candidate {
     pub start: Flick,
 }
 
+/// How many places along the offset range the targeted candidates at discs and points
+/// may start from, densest first: the coarse sweep takes the densest its share of the
+/// budget covers with [`COARSE_MEAN`] samples a candidate ([`places_for`]), else the last.
+/// At 13 places (32 mm apart on the default range) every offset is within 16 mm of one,
+/// a step and a half of the first refinement round.
+pub const PLACES: [u32; 4] = [13, 9, 5, 3];
+
+/// Samples a coarse candidate gets on average, at least, for the sweep to be as dense as
+/// it is ([`places_for`]) and to halve ([`Schedule::coarse_rounds`]).
+pub const COARSE_MEAN: u64 = 4;
+
+/// The coarse sweep's share of a budget of `budget` samples: 30 %.
+pub fn coarse_share(budget: u64) -> u64 {
+    budget * 3 / 10
+}
+
+/// The coarse candidates and grid cells ([`coarse`]) at the densest of [`PLACES`] whose
+/// candidates the coarse share of `budget` ([`coarse_share`]) covers with [`COARSE_MEAN`]
+/// samples each, or at the sparsest if none is; without noise (one sample a flick), the
+/// same rule, so the sweep stays as bounded as with noise. Returns how many places it
+/// took, the candidates and the cells.
+pub fn places_for(
+    setup: &Setup,
+    space: &Space,
+    grid: bool,
+    budget: u64,
+) -> (u32, Vec<Candidate>, Vec<Vec<Option<usize>>>) {
+    let share = coarse_share(budget);
+    let mut swept = (0, Vec::new(), Vec::new());
+    for (k, &places) in PLACES.iter().enumerate() {
+        let (cands, cells) = coarse(setup, space, grid, places);
+        swept = (places, cands, cells);
+        if k + 1 == PLACES.len() || swept.1.len() as u64 * COARSE_MEAN <= share {
+            break;
+        }
+    }
+    swept
+}
 /// Speed factors of a 20 attempt, of the speed that stops at the hole's centre.
 const HOLE_FACTORS: [f64; 5] = [0.98, 1.0, 1.03, 1.06, 1.10];
 /// Stopping-distance multiples of a takeout (speed factors are their square roots).
@@ -190,13 +233,15 @@ pub fn fifteen_points(setup: &Setup) -> Vec<DVec2> {
     .collect()
 }
 
-/// The coarse sweep: the candidates in a fixed order, and the grid's cells (row per
-/// speed, one entry per aim: the candidate's index, `None` where the flick is illegal;
-/// no rows if `grid` is false).
+/// The coarse sweep with the targeted candidates at discs and points from `places` places
+/// evenly spread over the offset range (the hole's from 5): the candidates in a fixed
+/// order, and the grid's cells (row per speed, one entry per aim: the candidate's index,
+/// `None` where the flick is illegal; no rows if `grid` is false).
 pub fn coarse(
     setup: &Setup,
     space: &Space,
     grid: bool,
+    places: u32,
 ) -> (Vec<Candidate>, Vec<Vec<Option<usize>>>) {
     let mut b = Builder {
         setup,
@@ -205,7 +250,7 @@ pub fn coarse(
     };
     let [lo, hi] = space.offset;
     let five = spread(lo, hi, 5);
-    let three = spread(lo, hi, 3);
+    let places = spread(lo, hi, places);
     let r = setup.physics().disc_radius;
     let points = fifteen_points(setup);
     if space.targets {
@@ -223,7 +268,7 @@ pub fn coarse(
                 } else {
                     (&[0.0], &RAISE_REACH)
                 };
-                for &o in &three {
+                for &o in &places {
                     let start = start_position(setup.board(), setup.seat(), o);
                     let along = (d.pos - start).normalize_or_zero();
                     let across = DVec2::new(-along.y, along.x);
@@ -236,7 +281,7 @@ pub fn coarse(
                 }
             }
             for &p in &points {
-                for &o in &three {
+                for &o in &places {
                     for f in DRAW_FACTORS {
                         b.toward(AimAt::Point { pos: p }, o, p, f, spin);
                     }
@@ -328,11 +373,17 @@ pub fn steps(level: u32) -> (f64, f64, f64) {
 /// - **a plateau**: the parent has the best sum and a neighbour exactly the same, so the
 ///   round could not tell the climb which way to go (ties go to the lowest index, the
 ///   parent, so the climb would stand still while its steps shrink); the next steps are
-///   twice as long (`l - 1`, not below 0).
+///   twice as long (`l - 1`). At the widest steps already (`l` 0) they stay so, unless
+///   `dense` (the coarse sweep started from more than the sparsest [`PLACES`]): then no
+///   climb needs the widest steps to travel to its top (every offset is within a step or
+///   two of a start), the same neighbourhood again would tell nothing new, and the steps
+///   are halved (`l + 1`), so a narrow ridge between the widest steps is found (on
+///   `takeout.json` a cut 6 mm from a start, worth a point more than the plateau around
+///   it).
 ///
 /// Without the parent's own statistics in the round (it refused a sample, or it was
 /// another parent's neighbour and counted there) the steps are halved.
-pub fn next_levels(stats: &[Option<Stats>], from: &[(usize, u32, bool)]) -> Vec<u32> {
+pub fn next_levels(stats: &[Option<Stats>], from: &[(usize, u32, bool)], dense: bool) -> Vec<u32> {
     let parents = from.iter().map(|&(k, _, _)| k + 1).max().unwrap_or(0);
     let sum = |i: usize| stats.get(i).and_then(|s| s.as_ref()).map(|s| s.sum);
     // Per neighbourhood: the parent's sum (if it was evaluated in this round), the best
@@ -352,7 +403,10 @@ pub fn next_levels(stats: &[Option<Stats>], from: &[(usize, u32, bool)]) -> Vec<
     }
     from.iter()
         .map(|&(k, l, _)| match (own[k], best[k]) {
-            (Some(o), Some((b, ties))) if o == b && ties >= 2 => l.saturating_sub(1),
+            (Some(o), Some((b, ties))) if o == b && ties >= 2 => match l {
+                0 if dense => 1,
+                _ => l.saturating_sub(1),
+            },
             (Some(o), Some((b, _))) if o < b => l,
             _ => l + 1,
         })
@@ -492,8 +546,9 @@ pub fn evaluate_until(
 /// How many samples each stage gets.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Schedule {
-    /// Samples per candidate of the coarse sweep.
-    pub coarse: u32,
+    /// The coarse sweep's rounds of successive halving: the first evaluates every coarse
+    /// candidate, each next the better half of those still in ([`CoarseRound`]).
+    pub coarse: Vec<CoarseRound>,
     /// Samples of each refinement round, shared equally by its candidates
     /// ([`per_candidate`]: a round with fewer candidates gives each more); 0 without noise
     /// (one sample each).
@@ -504,6 +559,21 @@ pub struct Schedule {
     /// Samples per candidate of the final evaluation.
     pub last: u32,
 }
+
+/// One round of the coarse sweep's successive halving.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CoarseRound {
+    /// Candidates it evaluates: every coarse candidate in the first round, then the
+    /// better half of the previous round's.
+    pub candidates: usize,
+    /// Samples per candidate.
+    pub samples: u32,
+}
+
+/// The coarse sweep halves its candidates while the better half keeps at least this many
+/// (twice the first refinement round's [`PARENTS`], so the parents are picked among
+/// candidates that all had the most samples).
+pub const COARSE_KEEP: usize = 2 * PARENTS;
 
 /// Parents kept by each refinement round.
 pub const PARENTS: usize = 8;
@@ -543,14 +613,16 @@ impl Schedule {
     /// The allocation of `budget` samples to a coarse sweep of `coarse` candidates,
     /// refinement rounds, a race and a final evaluation of `top` candidates: 7 % to the
     /// final evaluation (`floor(0.07 B / top)` each), 30 % to the coarse sweep
-    /// (`floor(0.3 B / coarse)` each, at least 1), 25 % to the race (its [`RACE_ROUNDS`]
-    /// rounds get equal shares, `floor(0.05 B)`; no race if that is less than
-    /// [`RACE_SIZE`], one sample for each entrant), the rest to three refinement rounds
-    /// in the ratio 1 : 2 : 4 (two rounds 1 : 2, or one, or none when the rest is too
-    /// small for [`ROUND_SIZE`] samples in the first). A round's share is spread over the
-    /// candidates it actually has ([`per_candidate`]). Without noise every sample of a
-    /// flick is the same, so every stage takes one and there is no race. The total never
-    /// exceeds `budget`; refused (field `budget`) if the coarse sweep alone would not fit.
+    /// ([`Schedule::coarse_rounds`]: successive halving, every candidate at least one
+    /// sample), 25 % to the race (its [`RACE_ROUNDS`] rounds get equal shares,
+    /// `floor(0.05 B)`; no race if that is less than [`RACE_SIZE`], one sample for each
+    /// entrant), the rest (with what the coarse sweep's floors leave) to three refinement
+    /// rounds in the ratio 1 : 2 : 4 (two rounds 1 : 2, or one, or none when the rest is
+    /// too small for [`ROUND_SIZE`] samples in the first). A round's share is spread over
+    /// the candidates it actually has ([`per_candidate`]). Without noise every sample of a
+    /// flick is the same, so every stage takes one (the coarse sweep one round) and there
+    /// is no race. The total never exceeds `budget`; refused (field `budget`) if the coarse
+    /// sweep alone would not fit.
     pub fn new(
         budget: u64,
         coarse: usize,
@@ -559,7 +631,10 @@ impl Schedule {
     ) -> Result<Schedule, InputError> {
         if !noisy {
             return Ok(Schedule {
-                coarse: 1,
+                coarse: vec![CoarseRound {
+                    candidates: coarse,
+                    samples: 1,
+                }],
                 rounds: vec![0, 0, 0],
                 race: Vec::new(),
                 last: 1,
@@ -567,8 +642,12 @@ impl Schedule {
         }
         let (n, k) = (coarse.max(1) as u64, top.max(1) as u64);
         let last = (budget * 7 / 100 / k).max(1);
-        let per = (budget * 3 / 10 / n).max(1);
-        let used = per * n + last * k;
+        let sweep = Schedule::coarse_rounds(coarse_share(budget), coarse);
+        let swept: u64 = sweep
+            .iter()
+            .map(|r| r.candidates as u64 * u64::from(r.samples))
+            .sum();
+        let used = swept + last * k;
         if used > budget {
             return Err(InputError::new(
                 "budget",
@@ -597,11 +676,48 @@ impl Schedule {
             }
         }
         Ok(Schedule {
-            coarse: cap(per),
+            coarse: sweep,
             rounds,
             race,
             last: cap(last),
         })
+    }
+
+    /// The coarse sweep's successive halving for `share` samples and `n` candidates: the
+    /// rounds' sizes are `n`, then half the previous (rounded down) while that keeps at
+    /// least [`COARSE_KEEP`], as many rounds as give every candidate of the first at
+    /// least one sample of an equal share (`share / rounds >= n`); round `r` gets the
+    /// share left over `rounds - r` (so what a round's floor leaves goes to the next),
+    /// `floor(left / (rounds - r) / size)` samples each. A share below `n` gives one
+    /// round of one sample each (which the budget may then not cover).
+    pub fn coarse_rounds(share: u64, n: usize) -> Vec<CoarseRound> {
+        let mut sizes = vec![n];
+        while let Some(&s) = sizes.last() {
+            if s / 2 < COARSE_KEEP {
+                break;
+            }
+            sizes.push(s / 2);
+        }
+        let n64 = n.max(1) as u64;
+        let count = if n64 * COARSE_MEAN <= share {
+            (share / n64).min(sizes.len() as u64) as usize
+        } else {
+            1
+        };
+        sizes.truncate(count);
+        let mut left = share;
+        sizes
+            .iter()
+            .enumerate()
+            .map(|(r, &size)| {
+                let m = (left / (count - r) as u64 / size.max(1) as u64).max(1);
+                left = left.saturating_sub(m * size as u64);
+                CoarseRound {
+                    candidates: size,
+                    samples: m.min(u64::from(u32::MAX)) as u32,
+                }
+            })
+            .collect()
     }
 }
 
@@ -625,8 +741,14 @@ mod tests {
             let s = Schedule::new(budget, n, k, true).unwrap();
             let rounds: u64 = s.rounds.iter().sum();
             let race: u64 = s.race.iter().sum();
-            let total =
-                u64::from(s.coarse) * n as u64 + rounds + race + u64::from(s.last) * k as u64;
+            let swept: u64 = s
+                .coarse
+                .iter()
+                .map(|r| r.candidates as u64 * u64::from(r.samples))
+                .sum();
+            assert_eq!(s.coarse[0].candidates, n, "{budget}: {s:?}");
+            assert!(s.coarse.iter().all(|r| r.samples >= 1), "{budget}: {s:?}");
+            let total = swept + rounds + race + u64::from(s.last) * k as u64;
             assert!(total <= budget, "{budget}: {s:?}");
             // Floors lose a little: at most a round's worth of rounding per stage.
             assert!(total * 10 >= budget * 8, "{budget}: {s:?}");
@@ -634,6 +756,71 @@ mod tests {
         assert_eq!(Schedule::new(20_000, 170, 5, false).unwrap().last, 1);
         let e = Schedule::new(100, 170, 5, true).unwrap_err();
         assert_eq!(e.field, "budget");
+    }
+
+    #[test]
+    fn the_coarse_sweep_halves_on_equal_shares_down_to_its_keep() {
+        let r = |candidates, samples| CoarseRound {
+            candidates,
+            samples,
+        };
+        // 6000 samples over 220 candidates: 220, 110, 55, 27 (13 would be below 16); each
+        // round the share left over the rounds left, floored: 1320, 1540, 1540, 1593.
+        assert_eq!(
+            Schedule::coarse_rounds(6000, 220),
+            [r(220, 6), r(110, 14), r(55, 28), r(27, 59)]
+        );
+        // As many rounds as give the first one sample each of an equal share.
+        assert_eq!(
+            Schedule::coarse_rounds(2000, 400),
+            [r(400, 1), r(200, 2), r(100, 4), r(50, 8), r(25, 16)]
+        );
+        // Too few samples to halve (fewer than COARSE_MEAN a candidate): one round, as
+        // many each as the share gives, at least one.
+        assert_eq!(Schedule::coarse_rounds(600, 220), [r(220, 2)]);
+        assert_eq!(Schedule::coarse_rounds(100, 220), [r(220, 1)]);
+        for (share, n) in [(6000, 1476), (6000, 17), (60_000, 300), (300_000, 4624)] {
+            let rounds = Schedule::coarse_rounds(share, n);
+            let used: u64 = rounds
+                .iter()
+                .map(|r| r.candidates as u64 * u64::from(r.samples))
+                .sum();
+            assert!(used <= share, "{share} {n}: {rounds:?}");
+            assert_eq!(rounds[0].candidates, n);
+            assert!(
+                rounds
+                    .windows(2)
+                    .all(|w| w[1].candidates == w[0].candidates / 2)
+            );
+            assert!(rounds.last().unwrap().candidates >= COARSE_KEEP.min(n));
+        }
+    }
+
+    #[test]
+    fn the_sweep_is_as_dense_as_the_budget_covers() {
+        let mut situation = crate::montecarlo::Situation::at_seat(0);
+        situation.discs = vec![crate::shot::Placed {
+            team: 1,
+            pos: DVec2::new(0.1, -0.14),
+        }];
+        let setup = Setup::new(situation, crate::rules::Ruleset::Traditional).unwrap();
+        let space = Space::default_for(setup.board(), setup.physics());
+        let count = |places| coarse(&setup, &space, true, places).0.len();
+        let sizes = PLACES.map(count);
+        assert!(sizes.windows(2).all(|w| w[0] > w[1]), "{sizes:?}");
+        // The densest whose candidates the coarse share covers with COARSE_MEAN samples.
+        let chosen = |budget| places_for(&setup, &space, true, budget).1.len();
+        assert_eq!(chosen(20_000), sizes[0]);
+        let just = |n: usize| (n as u64 * COARSE_MEAN * 10).div_ceil(3);
+        assert_eq!(chosen(just(sizes[1])), sizes[1]);
+        assert_eq!(chosen(just(sizes[1]) - 4), sizes[2]);
+        // None covered: the sparsest.
+        assert_eq!(chosen(1000), sizes[3]);
+        // The same candidates as `coarse` at that many places, grid cells included.
+        assert_eq!(places_for(&setup, &space, true, 20_000), {
+            let (cands, cells) = coarse(&setup, &space, true, PLACES[0]);
+            (PLACES[0], cands, cells)
+        });
     }
 
     #[test]
@@ -693,10 +880,15 @@ mod tests {
             (7, 0, false),
         ];
         assert_eq!(
-            next_levels(&stats, &from),
+            next_levels(&stats, &from, false),
             [0, 0, 0, 2, 2, 2, 2, 2, 2, 0, 0, 2, 2, 2, 2, 2, 1, 1]
         );
-        assert!(next_levels(&[], &[]).is_empty());
+        // After a dense sweep, parent 3's plateau at the widest steps halves them instead.
+        assert_eq!(
+            next_levels(&stats, &from, true),
+            [0, 0, 0, 2, 2, 2, 2, 2, 2, 1, 1, 2, 2, 2, 2, 2, 1, 1]
+        );
+        assert!(next_levels(&[], &[], false).is_empty());
     }
 
     #[test]
