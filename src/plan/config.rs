@@ -3,7 +3,7 @@
 //! objective, the budget, the seed, the flicks to report, the grid).
 
 use super::objective::Objective;
-use super::search;
+use super::schedule;
 use crate::error::InputError;
 use std::fmt;
 use std::str::FromStr;
@@ -35,13 +35,13 @@ impl Default for Budget {
 }
 
 impl Budget {
-    /// Checks the budget (field `budget`): at least [`search::MIN_BUDGET`] samples, or a
+    /// Checks the budget (field `budget`): at least [`schedule::MIN_BUDGET`] samples, or a
     /// finite positive number of seconds up to [`MAX_SECONDS`].
     pub fn check(&self) -> Result<(), InputError> {
         match *self {
-            Budget::Samples(n) if n < search::MIN_BUDGET => Err(InputError::new(
+            Budget::Samples(n) if n < schedule::MIN_BUDGET => Err(InputError::new(
                 "budget",
-                format!("must be at least {} samples, got {n}", search::MIN_BUDGET),
+                format!("must be at least {} samples, got {n}", schedule::MIN_BUDGET),
             )),
             Budget::Samples(n) if n > MAX_BUDGET => Err(InputError::new(
                 "budget",

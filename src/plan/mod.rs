@@ -12,24 +12,25 @@
 //!    what matters (the 20 hole, each opponent disc for takeouts, own discs, open points of
 //!    the 15 zone) from several places on the line (as many as the budget covers,
 //!    [`search::places_for`]) and at several speeds, plus a grid of straight-ahead flicks
-//!    over (aim, speed) from one place, which is also the output's heat map. The sweep is
-//!    a successive halving ([`search::CoarseRound`]): every candidate gets a few noisy
+//!    over (aim, speed) from one place, which is also the output's heat map (given a
+//!    stage of its own, `grid`, when the sweep halves: [`schedule::Schedule::grid`]). The sweep is
+//!    a successive halving ([`schedule::CoarseRound`]): every candidate gets a few noisy
 //!    executions, the better half more, and so on, so the best starting points are ranked
 //!    on several times the samples of the others.
 //! 2. **Refinement** (`refine`): up to three rounds; each keeps the best
-//!    [`search::PARENTS`] candidates (at most [`search::PER_FAMILY`] of a kind of shot,
+//!    [`schedule::PARENTS`] candidates (at most [`schedule::PER_FAMILY`] of a kind of shot,
 //!    [`parents::kind`]: the same target, and for a disc the same soft or hard takeout, so
 //!    the alternatives survive, but only among the [`parents::contenders`], those within
 //!    two standard errors of the best, so a kind clearly beaten leaves its places to the
-//!    better ones; in the first [`search::APART`] rounds at most one per coarse candidate
+//!    better ones; in the first [`schedule::APART`] rounds at most one per coarse candidate
 //!    a climb started from, so several starting points climb before they compete), adds each one's neighbours (offset, aim and speed moved either
 //!    way; each climb's steps are halved when its parent stayed the best of its
 //!    neighbourhood, kept while a neighbour beats it and doubled on a plateau,
 //!    [`search::next_levels`]), keeps one of each flick, and evaluates them all again
 //!    with more samples (the rounds' shares in the ratio 1 : 2 : 4).
-//! 3. **Race** (`race`): the best [`search::RACE_PARENTS`] of the last round and their
+//! 3. **Race** (`race`): the best [`schedule::RACE_PARENTS`] of the last round and their
 //!    neighbours at the last round's nominal steps race on fresh
-//!    random numbers by successive halving ([`search::RACE_ROUNDS`] rounds): each round
+//!    random numbers by successive halving ([`schedule::RACE_ROUNDS`] rounds): each round
 //!    evaluates those still in with equal samples and keeps the better half by their sums
 //!    over the race, so the budget goes to the candidates that could still be the best.
 //! 4. **Final evaluation** (`final_evaluation`): the best `top` candidates (one per
@@ -74,9 +75,11 @@
 //! ```
 
 pub mod config;
+mod grid;
 pub mod objective;
 pub mod parents;
 mod rounds;
+pub mod schedule;
 pub mod search;
 pub mod setup;
 pub mod space;
@@ -87,8 +90,10 @@ pub use rounds::Stage;
 pub use config::{
     Budget, DEFAULT_BUDGET, DEFAULT_TOP, MAX_BUDGET, MAX_SECONDS, MAX_TOP, PlanConfig,
 };
+pub use grid::Grid;
 pub use objective::{Estimate, Judged, Objective, Stats};
-pub use search::{AimAt, Candidate, Schedule};
+pub use schedule::Schedule;
+pub use search::{AimAt, Candidate};
 pub use setup::Setup;
 pub use space::{GridSpec, Space};
 
@@ -153,32 +158,6 @@ pub struct Suggestion {
     pub fates: [Proportion; 7],
     /// Probability that the shot hits an opponent disc.
     pub hit_opponent: Proportion,
-}
-
-/// The coarse sweep's grid of straight-ahead flicks: the heat map. Serialized as the
-/// `grid` member of the plan JSON, with these keys in this order; `crokinole render
-/// suggest` reads it back.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Grid {
-    /// Offset it was evaluated at, m.
-    pub offset: f64,
-    /// Spin of its flicks, rad/s.
-    pub spin: f64,
-    /// Aims, ascending, rad counter-clockwise from straight ahead (seat frame).
-    pub aim: Vec<f64>,
-    /// Speeds, ascending, m/s.
-    pub speed: Vec<f64>,
-    /// The objective's mean per cell, one row per speed, one value per aim; `None` where
-    /// the flick is not legal.
-    pub value: Vec<Vec<Option<f64>>>,
-    /// The objective the values are the mean of.
-    pub objective: Objective,
-    /// Samples per cell.
-    pub samples: u32,
-    /// Half the width of each cell's 95 % interval of its mean (`value`'s shape; Wilson's
-    /// interval for a probability objective, `z s / sqrt(n)` otherwise), so a reader sees
-    /// which differences between cells the few samples of the sweep can tell apart.
-    pub half_width95: Vec<Vec<Option<f64>>>,
 }
 
 /// The planner's answer.
@@ -246,7 +225,14 @@ pub fn suggest_until(
     let (places, cands, cells) =
         search::places_for(&setup, &request.space, config.grid, budget_samples);
     let noisy = request.situation.noise != Noise::NONE;
-    let schedule = Schedule::new(budget_samples, cands.len(), config.top, noisy)?;
+    let legal_cells = cells.iter().flatten().filter(|c| c.is_some()).count();
+    let schedule = Schedule::new(
+        budget_samples,
+        cands.len(),
+        config.top,
+        noisy,
+        if config.grid { legal_cells } else { 0 },
+    )?;
     let mut planner = Planner::new(&setup, request, config, schedule, start, cancel);
     planner.dense = places > sparsest;
 
@@ -421,9 +407,8 @@ impl<'s> Planner<'s> {
     /// Takes the candidates and the grid's cells; returns the candidates with their
     /// statistics over all their samples, in the halving's order (those still in at the
     /// end first, then those dropped after each round, the latest first, each group by
-    /// its sums), and the heat map if `grid`, from the first round (where every cell had
-    /// the same samples; the grid's cells are candidates like the others, so the map costs
-    /// no extra shots).
+    /// its sums), and the heat map if `grid` ([`Planner::heat_map`]: the map's own stage
+    /// when the sweep halved, else its one round).
     fn coarse_sweep(
         &mut self,
         cands: Vec<Candidate>,
@@ -470,9 +455,7 @@ impl<'s> Planner<'s> {
             order[..size].sort_by_key(|&i| std::cmp::Reverse(stats[i].as_ref().map(|s| s.sum)));
         }
         order.retain(|&i| stats[i].is_some());
-        let objective = self.rounds.objective;
-        let samples = sweep.first().map_or(1, |r| r.samples);
-        let grid = grid.then(|| heat_map(self.space, cells, &first, objective, samples));
+        let grid = grid.then(|| self.heat_map(&cands, cells, first));
         (
             Evaluated {
                 cands,
@@ -483,8 +466,36 @@ impl<'s> Planner<'s> {
         )
     }
 
+    /// The heat map of the grid's `cells` (indices into `cands`): from the map's own stage
+    /// (`grid`, [`Schedule::grid`] samples a cell, seeded for stage 8) when the coarse
+    /// sweep halved, else (or if that stage was stopped) from the sweep's first round,
+    /// `first`, where every cell had the same samples.
+    fn heat_map(
+        &mut self,
+        cands: &[Candidate],
+        cells: &[Vec<Option<usize>>],
+        first: Vec<Option<Stats>>,
+    ) -> Grid {
+        let objective = self.rounds.objective;
+        let first_samples = self.schedule.coarse.first().map_or(1, |r| r.samples);
+        let per_cell = self.schedule.grid;
+        if per_cell > 0 && !self.rounds.stopped {
+            let ids: Vec<usize> = cells.iter().flatten().flatten().copied().collect();
+            let these: Vec<Candidate> = ids.iter().map(|&i| cands[i]).collect();
+            let s = self.rounds.run("grid".into(), &these, per_cell, 8);
+            if s.iter().any(Option::is_some) {
+                let mut stats = vec![None; cands.len()];
+                for (&i, s) in ids.iter().zip(s) {
+                    stats[i] = s;
+                }
+                return grid::heat_map(self.space, cells, &stats, objective, per_cell);
+            }
+        }
+        grid::heat_map(self.space, cells, &first, objective, first_samples)
+    }
+
     /// Stage 2, the refinement: up to [`Schedule::rounds`] rounds (`refine 1`, ...), each
-    /// evaluating the best [`search::PARENTS`] of the previous one and their neighbours at
+    /// evaluating the best [`schedule::PARENTS`] of the previous one and their neighbours at
     /// the round's steps, one of each flick, with the round's share of samples. Takes the
     /// coarse sweep; returns the last round and the stages before it (for the final
     /// evaluation, which looks for a flick of each target there too). A round starts only
@@ -501,12 +512,12 @@ impl<'s> Planner<'s> {
             if self.rounds.out_of_time() || self.rounds.stopped {
                 break;
             }
-            let apart = (r < search::APART).then_some(&lineage[..]);
+            let apart = (r < schedule::APART).then_some(&lineage[..]);
             let contenders = parents::contenders(&pool_stats, &order);
             let parents = parents::pick(
                 &order,
-                search::PARENTS,
-                search::PER_FAMILY,
+                schedule::PARENTS,
+                schedule::PER_FAMILY,
                 |i| parents::kind(self.setup, &self.points, &pool[i]),
                 apart,
                 Some(&contenders),
@@ -526,7 +537,7 @@ impl<'s> Planner<'s> {
             let next: Vec<Candidate> = kept.iter().map(|&i| next[i]).collect();
             let next_lineage: Vec<usize> = kept.iter().map(|&i| next_lineage[i]).collect();
             let from: Vec<(usize, u32, bool)> = kept.iter().map(|&i| from[i]).collect();
-            let m = search::per_candidate(share, next.len());
+            let m = schedule::per_candidate(share, next.len());
             let s = self
                 .rounds
                 .run(format!("refine {}", r + 1), &next, m, 1 + r as u64);
@@ -553,8 +564,8 @@ impl<'s> Planner<'s> {
         }
     }
 
-    /// Stage 3, the race: the best [`search::RACE_PARENTS`] of the last round (at most
-    /// [`search::PER_FAMILY`] of a family) and their neighbours at its steps, one of each
+    /// Stage 3, the race: the best [`schedule::RACE_PARENTS`] of the last round (at most
+    /// [`schedule::PER_FAMILY`] of a family) and their neighbours at its steps, one of each
     /// flick, race on fresh random numbers by successive halving
     /// ([`Rounds::successive_halving`], [`Schedule::race`]). Takes the last round; returns
     /// the entrants followed by the rest of the last round, in the order the race left
@@ -566,8 +577,8 @@ impl<'s> Planner<'s> {
         let contenders = parents::contenders(&last.stats, &order);
         let parents = parents::pick(
             &order,
-            search::RACE_PARENTS,
-            search::PER_FAMILY,
+            schedule::RACE_PARENTS,
+            schedule::PER_FAMILY,
             |i| parents::kind(self.setup, &self.points, &last.cands[i]),
             None,
             Some(&contenders),
@@ -730,10 +741,10 @@ fn sample_budget(
     let per_shot = (clock.elapsed().as_secs_f64() / ran as f64).max(1e-9);
     let left = (t - clock.elapsed().as_secs_f64()).max(0.0);
     let covered = (0.7 * left / per_shot) as u64;
-    let samples = covered.max(search::MIN_BUDGET);
+    let samples = covered.max(schedule::MIN_BUDGET);
     let noisy = request.situation.noise != Noise::NONE;
-    let need = search::smallest_budget(n, config.top);
-    if covered < need || Schedule::new(samples, n, config.top, noisy).is_err() {
+    let need = schedule::smallest_budget(n, config.top);
+    if covered < need || Schedule::new(samples, n, config.top, noisy, 0).is_err() {
         return Err(InputError::new(
             "budget",
             format!(
@@ -752,49 +763,6 @@ fn sample_budget(
 
 /// Candidates per chunk of a time budget's pilot run.
 const PILOT_CHUNK: usize = 8;
-
-/// The heat map of the coarse sweep: the mean of each grid cell's candidate (`None` where
-/// no flick was legal or the engine refused a sample).
-fn heat_map(
-    space: &Space,
-    cells: &[Vec<Option<usize>>],
-    stats: &[Option<Stats>],
-    objective: Objective,
-    samples: u32,
-) -> Grid {
-    Grid {
-        offset: space.grid_offset(),
-        spin: space.spin.first().copied().unwrap_or(0.0),
-        aim: space::spread(space.aim[0], space.aim[1], space.grid.aims),
-        speed: space::spread(space.speed[0], space.speed[1], space.grid.speeds),
-        value: cells
-            .iter()
-            .map(|row| {
-                row.iter()
-                    .map(|c| {
-                        c.and_then(|i| stats[i].as_ref())
-                            .map(|s| s.sum as f64 / s.n.max(1) as f64)
-                    })
-                    .collect()
-            })
-            .collect(),
-        objective,
-        samples,
-        half_width95: cells
-            .iter()
-            .map(|row| {
-                row.iter()
-                    .map(|c| {
-                        c.and_then(|i| stats[i].as_ref()).map(|s| {
-                            let ci = s.value(objective).ci95;
-                            0.5 * (ci[1] - ci[0])
-                        })
-                    })
-                    .collect()
-            })
-            .collect(),
-    }
-}
 
 /// The final candidates as suggestions, best first: the first `in_race` (the race's
 /// entrants, in the race's order) as they are, then the others by their final sums (ties

@@ -3,6 +3,7 @@
 //! checked, and the race's successive halving.
 
 use super::objective::{Objective, Stats};
+use super::schedule;
 use super::search::{self, Candidate};
 use super::setup::Setup;
 use crate::cancel::Cancel;
@@ -121,7 +122,7 @@ impl Rounds<'_> {
             if size < 2 {
                 break;
             }
-            let m = search::per_candidate(share, size);
+            let m = schedule::per_candidate(share, size);
             let cands: Vec<Candidate> = ranked[..size].iter().map(|&(i, _)| pool[i]).collect();
             let stats = self.run(format!("race {}", r + 1), &cands, m, 32 + r as u64);
             for (entry, s) in ranked[..size].iter_mut().zip(&stats) {

@@ -26,7 +26,7 @@
 //! ([`Setup::legal`]) are left out (a grid cell then has no value). With `targets: false`
 //! only the grid is swept.
 //!
-//! The coarse sweep is a successive halving ([`Schedule::coarse_rounds`]): every
+//! The coarse sweep is a successive halving ([`Schedule::coarse_rounds`](super::schedule::Schedule::coarse_rounds)): every
 //! candidate gets a few samples, the better half more, and so on, so the candidates that
 //! could be the best starting points are ranked on several times the samples of the rest.
 //!
@@ -44,8 +44,8 @@
 //! ([`distinct`], at the finest level of the round's parents), so no budget goes to
 //! evaluating the same flick twice and no two parents are the same flick.
 //!
-//! **The race** ([`RACE_ROUNDS`]): after the refinement, the best [`RACE_PARENTS`]
-//! candidates of the last round (at most [`PER_FAMILY`] of a family) and their neighbours
+//! **The race** ([`RACE_ROUNDS`](super::schedule::RACE_ROUNDS)): after the refinement, the best [`RACE_PARENTS`](super::schedule::RACE_PARENTS)
+//! candidates of the last round (at most [`PER_FAMILY`](super::schedule::PER_FAMILY) of a family) and their neighbours
 //! at the last round's nominal steps (up to 42 flicks, fewer once duplicates are dropped)
 //! race on fresh random numbers by successive halving: each round evaluates those still in with
 //! equal samples (common random numbers), ranks them by their sums over the race so far
@@ -54,11 +54,11 @@
 //! samples than the round had.
 
 use super::objective::{Judged, Objective, Stats};
+use super::schedule::{COARSE_MEAN, coarse_share};
 use super::setup::Setup;
 use super::space::{Space, spread};
 use crate::batch::{DEFAULT_CHUNK, Finished, SAMPLE_SPLIT, map_ordered_until};
 use crate::cancel::{Cancel, CancelReason, Cancelled};
-use crate::error::InputError;
 use crate::montecarlo::flick::start_position;
 use crate::montecarlo::{FlickSampler, Noise, PlayerFlick};
 use crate::shot::{Flick, ShotError, run_shot_until};
@@ -117,15 +117,6 @@ pub struct Candidate {
 /// At 13 places (32 mm apart on the default range) every offset is within 16 mm of one,
 /// a step and a half of the first refinement round.
 pub const PLACES: [u32; 4] = [13, 9, 5, 3];
-
-/// Samples a coarse candidate gets on average, at least, for the sweep to be as dense as
-/// it is ([`places_for`]) and to halve ([`Schedule::coarse_rounds`]).
-pub const COARSE_MEAN: u64 = 4;
-
-/// The coarse sweep's share of a budget of `budget` samples: 30 %.
-pub fn coarse_share(budget: u64) -> u64 {
-    budget * 3 / 10
-}
 
 /// The coarse candidates and grid cells ([`coarse`]) at the densest of [`PLACES`] whose
 /// candidates the coarse share of `budget` ([`coarse_share`]) covers with [`COARSE_MEAN`]
@@ -543,187 +534,10 @@ pub fn evaluate_until(
     }
 }
 
-/// How many samples each stage gets.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Schedule {
-    /// The coarse sweep's rounds of successive halving: the first evaluates every coarse
-    /// candidate, each next the better half of those still in ([`CoarseRound`]).
-    pub coarse: Vec<CoarseRound>,
-    /// Samples of each refinement round, shared equally by its candidates
-    /// ([`per_candidate`]: a round with fewer candidates gives each more); 0 without noise
-    /// (one sample each).
-    pub rounds: Vec<u64>,
-    /// Samples of each round of the race, shared equally by the candidates still in it.
-    /// Empty without noise or when the budget leaves too little.
-    pub race: Vec<u64>,
-    /// Samples per candidate of the final evaluation.
-    pub last: u32,
-}
-
-/// One round of the coarse sweep's successive halving.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct CoarseRound {
-    /// Candidates it evaluates: every coarse candidate in the first round, then the
-    /// better half of the previous round's.
-    pub candidates: usize,
-    /// Samples per candidate.
-    pub samples: u32,
-}
-
-/// The coarse sweep halves its candidates while the better half keeps at least this many
-/// (twice the first refinement round's [`PARENTS`], so the parents are picked among
-/// candidates that all had the most samples).
-pub const COARSE_KEEP: usize = 2 * PARENTS;
-
-/// Parents kept by each refinement round.
-pub const PARENTS: usize = 8;
-/// Parents of one family a refinement round keeps at most.
-pub const PER_FAMILY: usize = 3;
-/// Refinement rounds whose parents are picked at most one per lineage (the coarse
-/// candidate a climb started from): the first round's parents are the best coarse
-/// candidates, the second's the best flick of each of their neighbourhoods, so the best
-/// starting points each climb two steps before they compete for the parents' places.
-pub const APART: usize = 2;
-/// Candidates a refinement round evaluates at most: each parent and its 6 neighbours.
-pub const ROUND_SIZE: u64 = 7 * PARENTS as u64;
-/// Parents whose neighbourhoods enter the race.
-pub const RACE_PARENTS: usize = 6;
-/// Entrants of the race at most: the [`RACE_PARENTS`] and their 6 neighbours each.
-pub const RACE_SIZE: u64 = 7 * RACE_PARENTS as u64;
-/// Rounds of the race (successive halving): the first evaluates every entrant, each next
-/// the better half of those still in (at least 2).
-pub const RACE_ROUNDS: usize = 5;
-/// Smallest sample budget accepted.
-pub const MIN_BUDGET: u64 = 1000;
-
-/// The least sample budget whose schedule covers `coarse` candidates once each and the
-/// final evaluation of `top` ([`Schedule::new`] refuses less).
-pub fn smallest_budget(coarse: usize, top: usize) -> u64 {
-    let (n, k) = (coarse.max(1) as u64, top.max(1) as u64);
-    n * 10 / 3 + 1 + n + k
-}
-
-/// Samples per candidate of a round of `share` samples among `n` candidates:
-/// `floor(share / n)`, at least 1 (a share of 0, without noise: one sample each).
-pub fn per_candidate(share: u64, n: usize) -> u32 {
-    (share / n.max(1) as u64).clamp(1, u64::from(u32::MAX)) as u32
-}
-
-impl Schedule {
-    /// The allocation of `budget` samples to a coarse sweep of `coarse` candidates,
-    /// refinement rounds, a race and a final evaluation of `top` candidates: 7 % to the
-    /// final evaluation (`floor(0.07 B / top)` each), 30 % to the coarse sweep
-    /// ([`Schedule::coarse_rounds`]: successive halving, every candidate at least one
-    /// sample), 25 % to the race (its [`RACE_ROUNDS`] rounds get equal shares,
-    /// `floor(0.05 B)`; no race if that is less than [`RACE_SIZE`], one sample for each
-    /// entrant), the rest (with what the coarse sweep's floors leave) to three refinement
-    /// rounds in the ratio 1 : 2 : 4 (two rounds 1 : 2, or one, or none when the rest is
-    /// too small for [`ROUND_SIZE`] samples in the first). A round's share is spread over
-    /// the candidates it actually has ([`per_candidate`]). Without noise every sample of a
-    /// flick is the same, so every stage takes one (the coarse sweep one round) and there
-    /// is no race. The total never exceeds `budget`; refused (field `budget`) if the coarse
-    /// sweep alone would not fit.
-    pub fn new(
-        budget: u64,
-        coarse: usize,
-        top: usize,
-        noisy: bool,
-    ) -> Result<Schedule, InputError> {
-        if !noisy {
-            return Ok(Schedule {
-                coarse: vec![CoarseRound {
-                    candidates: coarse,
-                    samples: 1,
-                }],
-                rounds: vec![0, 0, 0],
-                race: Vec::new(),
-                last: 1,
-            });
-        }
-        let (n, k) = (coarse.max(1) as u64, top.max(1) as u64);
-        let last = (budget * 7 / 100 / k).max(1);
-        let sweep = Schedule::coarse_rounds(coarse_share(budget), coarse);
-        let swept: u64 = sweep
-            .iter()
-            .map(|r| r.candidates as u64 * u64::from(r.samples))
-            .sum();
-        let used = swept + last * k;
-        if used > budget {
-            return Err(InputError::new(
-                "budget",
-                format!(
-                    "{budget} samples do not cover the {n} candidates of the coarse sweep and \
-                     the final evaluation: give at least {}",
-                    smallest_budget(n as usize, k as usize)
-                ),
-            ));
-        }
-        let cap = |x: u64| x.min(u64::from(u32::MAX)) as u32;
-        let race_budget = (budget / 4).min(budget - used);
-        let share = race_budget / RACE_ROUNDS as u64;
-        let race = if share >= RACE_SIZE {
-            vec![share; RACE_ROUNDS]
-        } else {
-            Vec::new()
-        };
-        let rest = budget - used - race.iter().sum::<u64>();
-        let mut rounds = Vec::new();
-        for count in [3u32, 2, 1] {
-            let unit = rest / ((1u64 << count) - 1);
-            if unit >= ROUND_SIZE {
-                rounds = (0..count).map(|r| unit << r).collect();
-                break;
-            }
-        }
-        Ok(Schedule {
-            coarse: sweep,
-            rounds,
-            race,
-            last: cap(last),
-        })
-    }
-
-    /// The coarse sweep's successive halving for `share` samples and `n` candidates: the
-    /// rounds' sizes are `n`, then half the previous (rounded down) while that keeps at
-    /// least [`COARSE_KEEP`], as many rounds as give every candidate of the first at
-    /// least one sample of an equal share (`share / rounds >= n`); round `r` gets the
-    /// share left over `rounds - r` (so what a round's floor leaves goes to the next),
-    /// `floor(left / (rounds - r) / size)` samples each. A share below `n` gives one
-    /// round of one sample each (which the budget may then not cover).
-    pub fn coarse_rounds(share: u64, n: usize) -> Vec<CoarseRound> {
-        let mut sizes = vec![n];
-        while let Some(&s) = sizes.last() {
-            if s / 2 < COARSE_KEEP {
-                break;
-            }
-            sizes.push(s / 2);
-        }
-        let n64 = n.max(1) as u64;
-        let count = if n64 * COARSE_MEAN <= share {
-            (share / n64).min(sizes.len() as u64) as usize
-        } else {
-            1
-        };
-        sizes.truncate(count);
-        let mut left = share;
-        sizes
-            .iter()
-            .enumerate()
-            .map(|(r, &size)| {
-                let m = (left / (count - r) as u64 / size.max(1) as u64).max(1);
-                left = left.saturating_sub(m * size as u64);
-                CoarseRound {
-                    candidates: size,
-                    samples: m.min(u64::from(u32::MAX)) as u32,
-                }
-            })
-            .collect()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::plan::schedule::per_candidate;
 
     #[test]
     fn spread_includes_both_ends() {
@@ -733,67 +547,6 @@ mod tests {
         let s = spread(0.1, 0.7, 7);
         assert_eq!((s[0], s[6], s.len()), (0.1, 0.7, 7));
         assert!(s.windows(2).all(|w| w[0] < w[1]));
-    }
-
-    #[test]
-    fn the_schedule_stays_within_the_budget() {
-        for (budget, n, k) in [(20_000, 170, 5), (2_000, 150, 1), (1_000_000, 400, 10)] {
-            let s = Schedule::new(budget, n, k, true).unwrap();
-            let rounds: u64 = s.rounds.iter().sum();
-            let race: u64 = s.race.iter().sum();
-            let swept: u64 = s
-                .coarse
-                .iter()
-                .map(|r| r.candidates as u64 * u64::from(r.samples))
-                .sum();
-            assert_eq!(s.coarse[0].candidates, n, "{budget}: {s:?}");
-            assert!(s.coarse.iter().all(|r| r.samples >= 1), "{budget}: {s:?}");
-            let total = swept + rounds + race + u64::from(s.last) * k as u64;
-            assert!(total <= budget, "{budget}: {s:?}");
-            // Floors lose a little: at most a round's worth of rounding per stage.
-            assert!(total * 10 >= budget * 8, "{budget}: {s:?}");
-        }
-        assert_eq!(Schedule::new(20_000, 170, 5, false).unwrap().last, 1);
-        let e = Schedule::new(100, 170, 5, true).unwrap_err();
-        assert_eq!(e.field, "budget");
-    }
-
-    #[test]
-    fn the_coarse_sweep_halves_on_equal_shares_down_to_its_keep() {
-        let r = |candidates, samples| CoarseRound {
-            candidates,
-            samples,
-        };
-        // 6000 samples over 220 candidates: 220, 110, 55, 27 (13 would be below 16); each
-        // round the share left over the rounds left, floored: 1320, 1540, 1540, 1593.
-        assert_eq!(
-            Schedule::coarse_rounds(6000, 220),
-            [r(220, 6), r(110, 14), r(55, 28), r(27, 59)]
-        );
-        // As many rounds as give the first one sample each of an equal share.
-        assert_eq!(
-            Schedule::coarse_rounds(2000, 400),
-            [r(400, 1), r(200, 2), r(100, 4), r(50, 8), r(25, 16)]
-        );
-        // Too few samples to halve (fewer than COARSE_MEAN a candidate): one round, as
-        // many each as the share gives, at least one.
-        assert_eq!(Schedule::coarse_rounds(600, 220), [r(220, 2)]);
-        assert_eq!(Schedule::coarse_rounds(100, 220), [r(220, 1)]);
-        for (share, n) in [(6000, 1476), (6000, 17), (60_000, 300), (300_000, 4624)] {
-            let rounds = Schedule::coarse_rounds(share, n);
-            let used: u64 = rounds
-                .iter()
-                .map(|r| r.candidates as u64 * u64::from(r.samples))
-                .sum();
-            assert!(used <= share, "{share} {n}: {rounds:?}");
-            assert_eq!(rounds[0].candidates, n);
-            assert!(
-                rounds
-                    .windows(2)
-                    .all(|w| w[1].candidates == w[0].candidates / 2)
-            );
-            assert!(rounds.last().unwrap().candidates >= COARSE_KEEP.min(n));
-        }
     }
 
     #[test]

@@ -318,10 +318,21 @@ fn the_coarse_sweep_halves_its_candidates_at_the_default_budget() {
         .sum();
     assert!(swept <= 6000, "{:?}", p.stages);
     assert!(p.samples_used <= 20_000);
-    assert_eq!(p.grid.unwrap().samples, sweep[0].samples);
+    // The heat map has a stage of its own after a sweep that halves (its first round
+    // gives a cell a sample or two): every legal cell, the same samples, more than the
+    // first round's, at most 2.5 % of the budget in all.
+    let grid = p.grid.unwrap();
+    let map = p.stages[sweep.len()].clone();
+    assert_eq!(map.name, "grid", "{:?}", p.stages);
+    let legal = grid.value.iter().flatten().filter(|v| v.is_some()).count();
+    assert_eq!(map.candidates, legal);
+    assert_eq!(map.samples, grid.samples);
+    assert!(grid.samples > sweep[0].samples, "{:?}", p.stages);
+    assert!(map.candidates as u64 * u64::from(map.samples) <= 20_000 / 40);
     let small = plan(discs, Ruleset::Traditional, SMALL, &config(3000, 1));
     assert_eq!(small.stages[0].name, "coarse");
     assert_eq!(small.stages[1].name, "refine 1");
+    assert_eq!(small.grid.unwrap().samples, small.stages[0].samples);
 }
 
 #[test]

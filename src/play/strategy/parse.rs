@@ -76,7 +76,7 @@ impl AnyStrategy {
                 "k" => k = Some(count()?),
                 "m" => m = Some(count()?),
                 "budget" => {
-                    let min = crate::plan::search::MIN_BUDGET;
+                    let min = crate::plan::schedule::MIN_BUDGET;
                     budget = Some(
                         value
                             .parse::<u64>()

@@ -76,7 +76,7 @@ impl Strategy for Planner {
     }
 
     fn check(&self, physics: &Physics) -> Result<(), InputError> {
-        let min = crate::plan::search::MIN_BUDGET;
+        let min = crate::plan::schedule::MIN_BUDGET;
         if !(min..=MAX_PLANNER_BUDGET).contains(&self.budget) {
             return Err(InputError::new(
                 "strategies",
