@@ -148,9 +148,7 @@ impl Threads {
     /// A pool of `--threads` workers (all cores if not given), at most [`MAX_THREADS`]
     /// (with a note on standard error when the request was larger).
     pub fn pool(self) -> Result<rayon::ThreadPool, Failure> {
-        self.builder()
-            .build()
-            .map_err(|e| Failure::Io(format!("cannot start worker threads: {e}")))
+        build(self.builder())
     }
 
     /// [`Threads::pool`], except that `--threads 1` makes the calling thread the pool's
@@ -159,14 +157,11 @@ impl Threads {
     /// would wait forever, as nothing would run it).
     pub fn pool_here(self) -> Result<rayon::ThreadPool, Failure> {
         let builder = self.builder();
-        let builder = if self.threads == Some(1) {
+        build(if self.threads == Some(1) {
             builder.use_current_thread()
         } else {
             builder
-        };
-        builder
-            .build()
-            .map_err(|e| Failure::Io(format!("cannot start worker threads: {e}")))
+        })
     }
 
     /// The pool's builder: `--threads` workers, capped at [`MAX_THREADS`].
@@ -179,6 +174,13 @@ impl Threads {
         });
         rayon::ThreadPoolBuilder::new().num_threads(threads.map_or(0, |n| n as usize))
     }
+}
+
+/// The pool `builder` describes, or why its threads could not start.
+fn build(builder: rayon::ThreadPoolBuilder) -> Result<rayon::ThreadPool, Failure> {
+    builder
+        .build()
+        .map_err(|e| Failure::Io(format!("cannot start worker threads: {e}")))
 }
 
 #[cfg(test)]

@@ -561,6 +561,19 @@ impl<W: Write> ser::SerializeStructVariant for Compound<'_, W> {
     }
 }
 
+impl<W: Write> Laid<W> {
+    /// `{"key": [`: a top-level object and the array under its first key, as serialising
+    /// a struct with that field writes them. [`lay_elements`] and [`write_laid_array`]
+    /// both start here, so an element laid out apart is laid out where it will stand.
+    fn open_keyed_array(&mut self, key: &str) {
+        self.begin_object();
+        self.item(true);
+        self.quoted(key);
+        self.colon();
+        self.begin_array();
+    }
+}
+
 /// Objects laid out ahead of their file ([`lay_elements`]): `text` holds their texts one
 /// after the other, object `k` ending at `ends[k]`.
 #[derive(Clone, Debug, Default)]
@@ -587,11 +600,7 @@ pub(crate) fn lay_elements<T: Serialize>(
     let mut laid = Laid::new(Vec::new(), style, compact);
     // The state after `{"key": [` and the start of a first object element (the array
     // decided by it): what follows is an element's text.
-    laid.begin_object();
-    laid.item(true);
-    laid.quoted(key);
-    laid.colon();
-    laid.begin_array();
+    laid.open_keyed_array(key);
     laid.item(true);
     laid.value(Kind::Object);
     laid.out.clear();
@@ -617,11 +626,7 @@ pub(crate) fn write_laid_array<W: Write, E>(
     chunks: impl Iterator<Item = std::result::Result<LaidElements, E>>,
 ) -> Result<std::result::Result<(), E>> {
     let mut laid = Laid::new(w, style, compact);
-    laid.begin_object();
-    laid.item(true);
-    laid.quoted(key);
-    laid.colon();
-    laid.begin_array();
+    laid.open_keyed_array(key);
     let mut first = true;
     for chunk in chunks {
         let chunk = match chunk {

@@ -5,7 +5,7 @@
 
 use super::check::{Checked, ShotSource, read_source};
 use super::whole::SimulateOptions;
-use crate::batch::{run_batch_until, run_checked_batch_until};
+use crate::batch::{map_items, run_batch_until, run_checked_batch_until};
 use crate::board::Board;
 use crate::cancel::Cancel;
 use crate::error::InputError;
@@ -120,11 +120,11 @@ pub(super) struct ChunkText {
     /// Shots in the chunk.
     shots: usize,
     /// Their text.
-    text: Laid,
+    text: Body,
 }
 
 /// The text of a [`ChunkText`].
-enum Laid {
+enum Body {
     /// JSON elements, in groups laid out apart.
     Json(Vec<LaidElements>),
     /// CSV rows.
@@ -136,28 +136,22 @@ enum Laid {
 const LAY_GROUP: usize = 16;
 
 /// The text of `items` (shots `first..` of the file) for `output`, laid out on the
-/// current pool: JSON elements in groups of [`LAY_GROUP`] (one group on a pool of one
-/// thread), or CSV rows.
+/// current pool ([`map_items`]: a plain loop on a pool of one thread): JSON elements in
+/// groups of [`LAY_GROUP`], or CSV rows.
 fn chunk_text(items: Vec<OutcomeItem>, first: usize, output: StreamOutput) -> ChunkText {
-    use rayon::prelude::*;
     let shots = items.len();
     let text = match output {
-        StreamOutput::Json(layout) if rayon::current_num_threads() == 1 => {
-            Laid::Json(vec![lay_outcomes(&items, layout)])
+        StreamOutput::Json(layout) => {
+            let groups: Vec<&[OutcomeItem]> = items.chunks(LAY_GROUP).collect();
+            Body::Json(map_items(&groups, |_, group| lay_outcomes(group, layout)))
         }
-        StreamOutput::Json(layout) => Laid::Json(
-            items
-                .par_chunks(LAY_GROUP)
-                .map(|group| lay_outcomes(group, layout))
-                .collect(),
-        ),
         StreamOutput::Csv => {
             let (outcomes, verdicts): (Vec<Outcome>, Vec<Option<ShotVerdict>>) =
                 items.into_iter().map(|i| (i.outcome, i.verdict)).unzip();
             let verdicts: Option<Vec<ShotVerdict>> = verdicts.into_iter().collect();
             let mut text = String::new();
             outcomes_csv_rows(&mut text, first, &outcomes, verdicts.as_deref());
-            Laid::Csv(text)
+            Body::Csv(text)
         }
     };
     ChunkText { shots, text }
@@ -191,7 +185,7 @@ pub(super) fn write_chunks<W: Write>(
             let groups = chunks.flat_map(|chunk| match chunk {
                 Ok(ChunkText {
                     shots,
-                    text: Laid::Json(groups),
+                    text: Body::Json(groups),
                 }) => {
                     written += shots;
                     groups.into_iter().map(Ok).collect::<Vec<_>>()
@@ -209,7 +203,7 @@ pub(super) fn write_chunks<W: Write>(
             w.write_all(header.as_bytes()).map_err(StreamFailure::Io)?;
             for chunk in chunks {
                 let chunk = chunk.map_err(StreamFailure::Input)?;
-                let Laid::Csv(rows) = chunk.text else {
+                let Body::Csv(rows) = chunk.text else {
                     unreachable!("a CSV output's chunks are CSV")
                 };
                 w.write_all(rows.as_bytes()).map_err(StreamFailure::Io)?;
