@@ -64,8 +64,11 @@ pub fn read_input_of(file: &Path, expected: FileKind) -> Result<String, Failure>
 }
 
 /// Runs `write` on a buffered `output` file, or standard output if `None`, and flushes. A
-/// file is written under a temporary name beside it and renamed into place once complete,
-/// so a failed write never leaves a truncated file behind. A closed pipe on standard
+/// regular file (or a path not there yet) is written under a temporary name beside it and
+/// renamed into place once complete, so a failed write never leaves a truncated file
+/// behind; through a symbolic link, the file it points to is replaced and the link kept.
+/// Anything else (`/dev/null`, `/dev/full`, a named pipe) is written to as it is: renaming
+/// a file over it would replace the device or pipe itself. A closed pipe on standard
 /// output ends the command quietly ([`Failure::BrokenPipe`]).
 pub fn write_output(
     output: Option<&Path>,
@@ -85,6 +88,14 @@ pub fn write_output(
             .map_err(|e| write_failure("standard output", e));
     };
     let name = format!("`{}`", path.display());
+    let Some(path) = replaced_file(path) else {
+        let written = std::fs::File::create(path).and_then(|file| {
+            let mut w = BufWriter::new(file);
+            write(&mut w)?;
+            w.flush()
+        });
+        return written.map_err(|e| write_failure(&name, e));
+    };
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(format!(".tmp-{}", std::process::id()));
     let tmp = PathBuf::from(tmp);
@@ -95,12 +106,28 @@ pub fn write_output(
             .map_err(|e| e.into_error())
             .and_then(|f| f.sync_all())
     });
-    match written.and_then(|()| std::fs::rename(&tmp, path)) {
+    match written.and_then(|()| std::fs::rename(&tmp, &path)) {
         Ok(()) => Ok(()),
         Err(e) => {
             let _ = std::fs::remove_file(&tmp);
             Err(write_failure(&name, e))
         }
+    }
+}
+
+/// The regular file an output to `path` replaces whole (renaming a finished temporary
+/// file onto it): `path` itself if it is a regular file or is not there, the file a
+/// symbolic link at `path` points to; `None` for anything else (a device, a named pipe,
+/// a directory, a dangling link), which is written to as it is.
+fn replaced_file(path: &Path) -> Option<PathBuf> {
+    match std::fs::symlink_metadata(path) {
+        Err(_) => Some(path.to_path_buf()),
+        Ok(m) if m.is_file() => Some(path.to_path_buf()),
+        Ok(m) if m.file_type().is_symlink() => {
+            let target = std::fs::canonicalize(path).ok()?;
+            std::fs::metadata(&target).ok()?.is_file().then_some(target)
+        }
+        Ok(_) => None,
     }
 }
 

@@ -71,6 +71,72 @@ fn an_output_file_is_whole_or_absent() {
     assert!(!dir.join("no-such-dir").exists());
 }
 
+/// Symptom: after the suite ran, `/dev/full` and `/dev/null` were regular files: the
+/// output was written under a temporary name and renamed over the path, so `--output`
+/// on a device (`/dev/full`, a fuzz case) or a named pipe replaced it, and on a symbolic
+/// link replaced the link. Now only a regular file is replaced whole (through a link, the
+/// file it points to); a pipe or a device is written through.
+#[test]
+#[cfg(unix)]
+fn an_output_that_is_a_pipe_a_device_or_a_link_is_written_through_not_replaced() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = binary::scratch("output_through");
+    let fixture = binary::fixture("", "example.json");
+    let expected = binary::run(&["simulate", &fixture], None).stdout;
+    let kind = |p: &std::path::Path| std::fs::symlink_metadata(p).unwrap().file_type();
+
+    // A named pipe, read on a thread while the command writes it.
+    let fifo = dir.join("pipe");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read(fifo).unwrap())
+    };
+    let run = binary::run(&["simulate", &fixture, "-o", fifo.to_str().unwrap()], None);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    // Checked before joining: a pipe renamed over would leave the reader waiting.
+    assert!(kind(&fifo).is_fifo(), "the pipe was replaced by a file");
+    assert_eq!(reader.join().unwrap(), expected);
+
+    // A symbolic link to a regular file: the file is replaced, the link stays.
+    let target = dir.join("target.json");
+    std::fs::write(&target, "old").unwrap();
+    let link = dir.join("link.json");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let run = binary::run(&["simulate", &fixture, "-o", link.to_str().unwrap()], None);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(kind(&link).is_symlink(), "the link was replaced by a file");
+    assert_eq!(std::fs::read(&target).unwrap(), expected);
+    let mut names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["link.json", "pipe", "target.json"]);
+
+    // A device that refuses every write: exit 1 naming it, and the device is still there.
+    let full = std::path::Path::new("/dev/full");
+    if std::fs::symlink_metadata(full).is_ok_and(|m| m.file_type().is_char_device()) {
+        let run = binary::run(&["simulate", &fixture, "-o", "/dev/full"], None);
+        assert_eq!(run.code, Some(1), "{}", run.stderr);
+        assert!(
+            run.stderr.contains("cannot write `/dev/full`"),
+            "{}",
+            run.stderr
+        );
+        assert!(
+            kind(full).is_char_device(),
+            "/dev/full was replaced by a file"
+        );
+    }
+}
+
 /// Symptom: `--threads 100000` spawned thousands of threads and did not finish in 120 s.
 #[test]
 fn an_absurd_thread_count_is_capped_with_a_note() {
