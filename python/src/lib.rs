@@ -18,6 +18,10 @@
 //! - [`table`]: `Table`, a game played a shot at a time from Python: the PettingZoo
 //!   environment's core.
 
+// The modules are private (Python sees the module `_crokinole` only); the links above are
+// for `cargo doc --document-private-items`.
+#![allow(rustdoc::private_intra_doc_links)]
+
 mod engine;
 mod env;
 mod errors;

@@ -73,7 +73,8 @@ struct GridJson {
 
 /// Parses and checks a suggest file: the JSON, the situation as in a study file, the
 /// `ruleset` (`traditional`, the default, or `tournament`) and the `search` block
-/// ([`Space::check`], defaults from [`Space::default_for`]). The table, position and noise
+/// ([`Space::check`](crate::plan::Space::check), defaults from
+/// [`Space::default_for`](crate::plan::Space::default_for)). The table, position and noise
 /// are checked as [`suggest`](crate::plan::suggest) checks them ([`Request::setup`]), so a
 /// file that parses can be planned.
 pub fn parse_suggest_file(text: &str) -> Result<Request, InputError> {
@@ -369,7 +370,7 @@ fn check_grid(g: &Grid) -> Result<(), InputError> {
 /// Reads a plan (`crokinole suggest` output) back into a [`Plan`], through the field list
 /// [`plan_json`] writes: unknown keys and `null` refused, errors naming the field
 /// (`top[0].flick.speed`, `grid.value[2]`) and the line and column. Checks the grid
-/// ([`check_grid`]) and that the flicks are ranked 1, 2, ... in order.
+/// (`check_grid`) and that the flicks are ranked 1, 2, ... in order.
 pub fn parse_plan(text: &str) -> Result<Plan, InputError> {
     let p: PlanOut = from_json(text)?;
     if let Some(g) = &p.grid {

@@ -191,7 +191,8 @@ pub fn position_world(
 impl Study {
     /// Checks a study: players and seat (the seat must be played: seats 0 and 2 with two
     /// players), the board and physics, every disc of the position, the noise widths
-    /// ([`Noise::check`]) and the intended flick ([`PlayerFlick::check`], then the shooter
+    /// ([`Noise::check`](super::Noise::check)) and the intended flick
+    /// ([`PlayerFlick::check`](super::PlayerFlick::check), then the shooter
     /// as the engine checks it: no overlap, speeds within `max_speed`). Fields are named as
     /// in the study file (`seat`, `discs[2].pos`, `flick.offset`, `noise.aim`).
     pub fn new(spec: StudySpec) -> Result<Study, InputError> {

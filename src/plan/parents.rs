@@ -58,12 +58,12 @@ pub fn contenders(stats: &[Option<Stats>], order: &[usize]) -> Vec<bool> {
 
 /// The speed, as a multiple of the speed that would just stop at it, above which a flick
 /// at a disc counts as a hard takeout ([`kind`]): between the soft takeouts' reaches (1.5
-/// and 3 times the distance, factors 1.22 and 1.73, [`TAKEOUT_REACH`]) and the hard ones'
+/// and 3 times the distance, factors 1.22 and 1.73, `TAKEOUT_REACH` in `search.rs`) and the hard ones'
 /// (6 and 12 times, factors 2.45 and 3.46).
 pub const HARD_FACTOR: f64 = 2.0;
 
 /// The kind of shot a candidate is, for the parents' diversity ([`pick`]): its target's
-/// family ([`AimAt::family`]) and, for a flick at a disc, whether it is soft (the shooter
+/// family (`AimAt::family`) and, for a flick at a disc, whether it is soft (the shooter
 /// stays near where the disc was) or hard (it follows through or clears the area): two
 /// different shots at one disc, each of which may be the best, which a quota by target
 /// alone let the one that looked better early crowd out.
@@ -85,7 +85,7 @@ pub fn kind(setup: &Setup, points: &[DVec2], c: &Candidate) -> u64 {
 /// when `None`), at most `per_family` of each family and, with `lineage` (a number per
 /// candidate: where its climb started), at most one of each lineage; if that leaves fewer
 /// than `count`, the best of the rest fill up, in rank order. A candidate's family is
-/// `family(i)` ([`kind`] for the search's parents, [`AimAt::family`] for the reported
+/// `family(i)` ([`kind`] for the search's parents, `AimAt::family` for the reported
 /// alternatives). So a family is kept alive by its own quota only while it could still be
 /// the best: a family clearly beaten leaves its places to more climbs of the better ones.
 pub fn pick(

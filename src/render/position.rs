@@ -38,7 +38,7 @@ fn zone_words(zone: Zone) -> &'static str {
 /// radius `physics.disc_radius`), with a `title` line (escaped here). The board is drawn to
 /// scale as in every picture ([`draw_board`]); the scoring zones are labelled (20 in the
 /// hole, then 15, 10 and 5 between the lines, along the `+y` axis unless a disc covers the
-/// place, [`board_labels`]), with the shooting line, the ditch and the four seats named;
+/// place, `board_labels`), with the shooting line, the ditch and the four seats named;
 /// every disc is drawn by team with its id and a tooltip naming its zone. The side panel is the key of the zones and lists the discs
 /// with their zones and each team's zone points (`rules::board_score`). An empty `discs`
 /// gives the empty board.

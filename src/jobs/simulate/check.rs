@@ -1,7 +1,7 @@
 //! The check pass of a streamed shot file: [`ShotSource`] (a file that can be read again
 //! from its start; [`Text`], one held in memory) and [`check_stream`], which reads it a
 //! shot at a time and checks every shot, with the errors and order of
-//! [`ShotFile::read`](super::whole::ShotFile::read), before anything runs; [`Findings`] keeps the
+//! [`ShotFile::read`](super::whole::ShotFile::read), before anything runs; `Findings` keeps the
 //! first errors. Shared by the two-pass stream ([`super::stream`]) and the held one
 //! ([`super::held`]).
 

@@ -1,6 +1,6 @@
 //! `crokinole simulate`'s pipeline: [`check_and_simulate_stream`]. A file held in memory
 //! is parsed once, by a job on one of the pool's workers that checks each shot and hands
-//! chunks of valid ones to the other workers as it goes ([`check_held`]), so the
+//! chunks of valid ones to the other workers as it goes (`check_held`), so the
 //! computing starts at once; the outcomes wait
 //! (at most [`AHEAD`] chunks, laid out as text) until every shot is checked, and nothing is written if one
 //! is wrong. A file not held is read twice ([`super::check`], then [`super::stream`]).

@@ -1,6 +1,6 @@
 //! The run pass of a streamed shot file: [`simulate_stream`] reads a checked file again on
-//! a thread of its own, runs it a chunk at a time ([`ChunkRuns`], [`chunk_size`]) and
-//! writes each chunk's outcomes as they come ([`write_chunks`]), so memory is bounded by a
+//! a thread of its own, runs it a chunk at a time (`ChunkRuns`, [`chunk_size`]) and
+//! writes each chunk's outcomes as they come (`write_chunks`), so memory is bounded by a
 //! chunk. The held pipeline ([`super::held`]) shares the running and the writing.
 
 use super::check::{Checked, ShotSource, read_source};

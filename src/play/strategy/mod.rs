@@ -2,7 +2,7 @@
 //!
 //! A strategy is a plain value implementing [`Strategy`]: given the [`Turn`] (the game, the
 //! board, the physics, the seat to play and a seed) it returns a [`Decision`], an intended
-//! [`PlayerFlick`] that is legal where it stands (placement checked by
+//! [`PlayerFlick`](crate::montecarlo::PlayerFlick) that is legal where it stands (placement checked by
 //! [`check_placement`](crate::rules::check_placement), no overlap with a disc, speed
 //! within `max_speed`). Four are built in ([`AnyStrategy`] parses them from `random`,
 //! `greedy:k=16`, `montecarlo:k=8:m=8`, `planner:budget=2000`):
@@ -15,7 +15,7 @@
 //!   best immediate change in score difference ([`Turn::change`]). It plays as if it had
 //!   no error.
 //! - [`MonteCarlo`]: the same `k` candidates, each judged by the mean change over `m`
-//!   noisy executions under its noise model ([`Noise`], drawn by
+//!   noisy executions under its noise model ([`Noise`](crate::montecarlo::Noise), drawn by
 //!   [`FlickSampler::sample`](crate::montecarlo::FlickSampler::sample) from the per-sample streams of [`crate::montecarlo::noise`]);
 //!   all `k m` shots go through the batch API at once.
 //! - [`Planner`]: the shot planner of [`crate::plan`] (coarse sweep, refinement, final
