@@ -52,8 +52,9 @@ pub struct Args {
 /// placement) and nothing is written unless all are valid; the shots run a chunk at a time,
 /// each chunk's outcomes written as they come. A file of up to 16 MiB, standard input or
 /// a pipe is held in memory and parsed once, checked while the first chunks compute; a
-/// larger file is read from disk twice, a shot at a time (once to check, once to run), so
-/// memory is bounded by a chunk whatever the file's size.
+/// larger file is read from disk twice, a shot at a time (once to check, once to run: at
+/// once with two threads or more), so memory is bounded by a chunk whatever the file's
+/// size.
 pub fn run(a: Args) -> Result<(), Failure> {
     let stdin_text;
     let text_source;

@@ -196,19 +196,23 @@ fn blocks_after_the_shots_still_check_every_shot_against_them() {
     run(&["simulate", path.to_str().unwrap()], None).assert_refused("late board", &[&expected]);
 }
 
-/// A held file is parsed once and checked while its first chunks compute: the bytes are
-/// still the whole-file writer's, a file whose blocks follow its shots still runs on those
-/// blocks (read again), and a wrong shot or a JSON error in the last chunk, found after
-/// the first chunks were computed, still leaves the writer untouched.
+/// A file is checked while its first chunks compute (a held one parsed once, by the
+/// check; one not held read a second time beside the check): the bytes are still the
+/// whole-file writer's, a file whose blocks follow its shots still runs on those blocks
+/// (read again), and a wrong shot or a JSON error in the last chunk, found after the first
+/// chunks were computed, still leaves the writer untouched.
 #[test]
-fn a_held_file_checked_while_it_runs_writes_nothing_until_every_shot_is_checked() {
-    // Two threads: checked while it runs; one: checked, then run, on the calling thread.
+fn a_file_checked_while_it_runs_writes_nothing_until_every_shot_is_checked() {
+    // Two threads: checked while it runs; one: checked, then run (a held file on the
+    // calling thread).
     for threads in [2, 1] {
-        held_file_on(threads);
+        for held in [true, false] {
+            checked_while_it_runs(threads, held);
+        }
     }
 }
 
-fn held_file_on(threads: usize) {
+fn checked_while_it_runs(threads: usize, held: bool) {
     let options = SimulateOptions {
         rules: Some(Ruleset::Traditional),
         trace: None,
@@ -221,8 +225,9 @@ fn held_file_on(threads: usize) {
         let mut out = Vec::new();
         let json = StreamOutput::Json(Layout::Compact);
         let never = crokinole::cancel::Cancel::never();
-        let r =
-            check_and_simulate_stream(&Text(text), options, json, Some(&pool), &never, &mut out);
+        let (held_text, unheld) = (Text(text), Unheld(text.as_bytes()));
+        let source: &dyn ShotSource = if held { &held_text } else { &unheld };
+        let r = check_and_simulate_stream(source, options, json, Some(&pool), &never, &mut out);
         (r.map_err(|e| format!("{e:?}")), out)
     };
     let good = many_shots(9000, None);
@@ -254,6 +259,28 @@ fn held_file_on(threads: usize) {
     let (r, out) = fused(&broken);
     assert!(r.is_err());
     assert!(out.is_empty(), "nothing is written");
+    // A wrong board before the shots: no shot runs on it, the check names it.
+    let wrong_board = good.replacen('{', "{\"board\": {\"surface_radius\": -1}, ", 1);
+    let (r, out) = fused(&wrong_board);
+    assert!(r.unwrap_err().contains("surface_radius"));
+    assert!(out.is_empty(), "nothing is written");
+    // Stopped before anything ran: a whole file with no outcomes.
+    let stopped = crokinole::cancel::Cancel::new();
+    stopped.cancel();
+    let mut out = Vec::new();
+    let json = StreamOutput::Json(Layout::Compact);
+    let (held_text, unheld) = (Text(&good), Unheld(good.as_bytes()));
+    let source: &dyn ShotSource = if held { &held_text } else { &unheld };
+    let r = check_and_simulate_stream(source, options, json, Some(&pool), &stopped, &mut out);
+    assert_eq!(
+        r.unwrap(),
+        Streamed {
+            shots: 9000,
+            written: 0
+        }
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(v["outcomes"].as_array().map(Vec::len), Some(0));
 }
 
 /// Runs the binary with `args` (output to /dev/null) and returns its exit code and its

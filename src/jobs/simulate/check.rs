@@ -134,6 +134,15 @@ pub fn check_stream(
     source: &dyn ShotSource,
     rules: Option<Ruleset>,
 ) -> Result<Checked, InputError> {
+    check_stream_blocks(source, rules).map(|(checked, _)| checked)
+}
+
+/// [`check_stream`], and whether the file's `board` or `physics` came after its shots (so
+/// a reading that ran the shots as they came used the defaults instead).
+pub(super) fn check_stream_blocks(
+    source: &dyn ShotSource,
+    rules: Option<Ruleset>,
+) -> Result<(Checked, bool), InputError> {
     let mut found = Findings::default();
     let read = read_source(source, &mut |k, entry, board, physics| {
         found.checked(rules, k, entry, board, physics);
@@ -163,11 +172,12 @@ pub fn check_stream(
     if let Some(e) = found.rules {
         return Err(e);
     }
-    Ok(Checked {
+    let checked = Checked {
         board,
         physics,
         shots: blocks.shots,
-    })
+    };
+    Ok((checked, blocks.blocks_after_shots))
 }
 
 /// The first errors [`check_stream`] found in the shots.

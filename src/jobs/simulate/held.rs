@@ -1,14 +1,17 @@
-//! `crokinole simulate`'s pipeline: [`check_and_simulate_stream`]. A file held in memory
-//! is parsed once, by a job on one of the pool's workers that checks each shot and hands
-//! chunks of valid ones to the other workers as it goes (`check_held`), so the
-//! computing starts at once; the outcomes wait
-//! (at most [`AHEAD`] chunks, laid out as text) until every shot is checked, and nothing is written if one
-//! is wrong. A file not held is read twice ([`super::check`], then [`super::stream`]).
+//! `crokinole simulate`'s pipeline: [`check_and_simulate_stream`]. The check of the file
+//! runs as a job on one of the pool's workers while the other workers already compute the
+//! shots (`run_while_checking`): a file held in memory is parsed once, by the check,
+//! which hands chunks of valid shots over as it goes (`check_held`); a file not held is
+//! read a second time at once, on a thread of its own, for the shots to run. The outcomes
+//! wait (at most [`AHEAD`] chunks, laid out as text) until every shot is checked, and
+//! nothing is written if one is wrong. On one thread the passes take turns.
 
-use super::check::{Checked, Findings, ShotSource, check_stream, json_error, of_kind_start};
+use super::check::{
+    Checked, Findings, ShotSource, check_stream, check_stream_blocks, json_error, of_kind_start,
+};
 use super::stream::{
-    ChunkRuns, RunChunk, StreamFailure, StreamOutput, chunk_size, forward, simulate_stream,
-    write_chunks,
+    ChunkRuns, EntryChunk, RunChunk, StreamFailure, StreamOutput, chunk_size, forward, read_chunks,
+    simulate_stream, write_chunks,
 };
 use super::whole::SimulateOptions;
 use crate::board::Board;
@@ -29,16 +32,18 @@ pub struct Streamed {
     pub written: usize,
 }
 
-/// [`check_stream`] then [`simulate_stream`], with the same errors and the same bytes, in
-/// one reading when the file is held in memory ([`ShotSource::text`]): a job on the pool parses
-/// and checks the text shot by shot and hands each chunk of valid shots over as it goes, so
-/// the computing starts at once instead of after a whole pass of checking, and the text is
-/// parsed once instead of twice. Nothing is written before every shot is checked (the
-/// outcomes computed meanwhile wait, at most [`AHEAD`] chunks; the parsed shots wait in
-/// memory, bounded by the held text); a file with an error writes nothing. A file not held
-/// is read twice, as [`check_stream`] and [`simulate_stream`] read it, so memory stays
-/// bounded by a chunk; so is a held file whose `board` or `physics` comes after its shots
-/// (checked against the defaults while it was read).
+/// [`check_stream`] then [`simulate_stream`], with the same errors and the same bytes, the
+/// check overlapping the computing: a job on the pool checks the file while the other
+/// workers run its shots, so the computing starts at once instead of after a whole pass of
+/// checking. A file held in memory ([`ShotSource::text`]) is parsed once, by the check,
+/// which hands each chunk of valid shots over as it goes; a file not held is read again
+/// at once, on a thread of its own, a chunk at a time, so memory stays bounded by a chunk.
+/// Nothing is written before every shot is checked (the outcomes computed meanwhile wait,
+/// at most [`AHEAD`] chunks; the parsed shots of a held file wait in memory, bounded by
+/// its text); a file with an error writes nothing. On a pool of one thread a file not
+/// held is read twice in turn, as [`check_stream`] and [`simulate_stream`] read it; so is
+/// a file whose `board` or `physics` comes after its shots (they ran on the defaults while
+/// it was read).
 pub fn check_and_simulate_stream<W: Write>(
     source: &dyn ShotSource,
     options: SimulateOptions,
@@ -47,11 +52,20 @@ pub fn check_and_simulate_stream<W: Write>(
     cancel: &Cancel,
     mut w: W,
 ) -> Result<Streamed, StreamFailure> {
-    if let Some(text) = source.text() {
-        match simulate_held(source, text, options, output, pool, cancel, &mut w)? {
-            Held::Done(streamed) => return Ok(streamed),
-            Held::BlocksAfterShots => {}
+    let threads = pool.map_or_else(rayon::current_num_threads, |p| p.current_num_threads());
+    let size = chunk_size(options.trace.is_some(), threads);
+    let ran = match source.text() {
+        Some(text) if threads == 1 => {
+            simulate_held_here(source, text, options, output, pool, cancel, size, &mut w)?
         }
+        text if threads > 1 => {
+            let feed = text.map_or(Feed::Reader, Feed::Check);
+            run_while_checking(source, feed, options, output, pool, cancel, size, &mut w)?
+        }
+        _ => Ran::InTurn,
+    };
+    if let Ran::Done(streamed) = ran {
+        return Ok(streamed);
     }
     let checked = check_stream(source, options.rules).map_err(StreamFailure::Input)?;
     let written = simulate_stream(source, &checked, options, output, pool, cancel, w)?;
@@ -71,15 +85,16 @@ pub const AHEAD: usize = 32;
 /// [`AHEAD`] with `--trace`.
 pub const AHEAD_TRACED: usize = 4;
 
-/// What [`simulate_held`] made of a held file.
-enum Held {
+/// What the pipeline made of a file.
+enum Ran {
     /// Checked and run.
     Done(Streamed),
-    /// Its `board` or `physics` came after its shots: nothing ran, nothing was written.
-    BlocksAfterShots,
+    /// Nothing ran, nothing was written: the two passes are to run in turn (one thread and
+    /// a file not held, or a `board` or `physics` after the shots).
+    InTurn,
 }
 
-/// What the checking thread of [`simulate_held`] found once it had read the whole text.
+/// What the check found once it had read the whole file.
 enum Verdict {
     /// Every shot is valid.
     Checked(Checked),
@@ -89,65 +104,98 @@ enum Verdict {
     BlocksAfterShots,
 }
 
-/// A chunk of checked shots; the first comes with the board and physics they were checked
-/// on.
+/// A chunk of shots to run; the first comes with the board and physics they run on (the
+/// file's, known at its first shot, and checked).
 struct CheckedChunk {
     blocks: Option<(Board, Physics)>,
     entries: Vec<ShotEntry>,
 }
 
-/// [`check_and_simulate_stream`] on the held `text` of `source`: a job on one of the
-/// pool's workers parses and checks, the other workers compute the chunks it hands over
-/// (all of them once it is done), this thread writes once the verdict is in. On a pool of
-/// one thread, [`simulate_held_here`].
-fn simulate_held<'a, W: Write>(
+/// Where [`run_while_checking`] takes the shots it runs from.
+#[derive(Clone, Copy)]
+enum Feed<'a> {
+    /// The check of this held text hands them over as it parses it (`check_held`): each
+    /// shot parsed once, and run only once it is checked.
+    Check(&'a str),
+    /// A second reading of the file, on a thread of its own beside the check's
+    /// (`read_to_run`), a chunk at a time; each shot is checked again as it runs.
+    Reader,
+}
+
+/// [`check_and_simulate_stream`] on a pool of two threads or more: a job on one of the
+/// pool's workers checks the file, the other workers compute the chunks `feed` hands over
+/// (all of them once the check is done), this thread writes once the verdict is in.
+#[allow(clippy::too_many_arguments)]
+fn run_while_checking<'a, W: Write>(
     source: &'a dyn ShotSource,
-    text: &'a str,
+    feed: Feed<'a>,
     options: SimulateOptions,
     output: StreamOutput,
     pool: Option<&rayon::ThreadPool>,
     cancel: &Cancel,
+    size: usize,
     w: W,
-) -> Result<Held, StreamFailure> {
-    use std::sync::mpsc::{channel, sync_channel};
-    let threads = pool.map_or_else(rayon::current_num_threads, |p| p.current_num_threads());
-    let size = chunk_size(options.trace.is_some(), threads);
-    if threads == 1 {
-        return simulate_held_here(source, text, options, output, pool, cancel, size, w);
-    }
+) -> Result<Ran, StreamFailure> {
+    use std::sync::mpsc::sync_channel;
+    let first = first_chunk(size);
     let run = |jobs: &rayon::Scope<'a>| {
         std::thread::scope(|scope| {
-            // Unbounded: the shots of a held text are bounded by the text.
-            let (chunk_tx, chunk_rx) = channel::<CheckedChunk>();
             let (verdict_tx, verdict_rx) = sync_channel::<Verdict>(1);
-            // The check is a job of the pool: while it parses it holds one worker and the
-            // others compute, so no more threads run than the pool has. On a thread of its
-            // own beside two workers it made three threads on two cores, and a worker's join
-            // waited out the time slice of whichever thread held the core: the chunks computed
-            // while the file was parsed took three times as long.
-            jobs.spawn(move |_| {
-                let verdict = check_held(source, text, options.rules, size, &chunk_tx);
-                drop(chunk_tx);
-                let _ = verdict_tx.send(verdict);
-            });
+            // The check is a job of the pool: while it reads it holds one worker and the
+            // others compute, so no more threads compute than the pool has. On a thread of
+            // its own beside two workers it made three threads on two cores, and a worker's
+            // join waited out the time slice of whichever thread held the core: the chunks
+            // computed while the file was parsed took three times as long.
+            let chunks = match feed {
+                Feed::Check(text) => {
+                    // Unbounded: the shots of a held text are bounded by the text (and a
+                    // check that waited on the runs would hold back the verdict the
+                    // writing waits for).
+                    let (chunk_tx, chunk_rx) = std::sync::mpsc::channel();
+                    jobs.spawn(move |_| {
+                        let verdict = check_held(source, text, options.rules, size, &chunk_tx);
+                        drop(chunk_tx);
+                        let _ = verdict_tx.send(verdict);
+                    });
+                    chunk_rx
+                }
+                Feed::Reader => {
+                    // Bounded: the check does not wait on the reading.
+                    let (chunk_tx, chunk_rx) = sync_channel(1);
+                    jobs.spawn(move |_| {
+                        let _ = verdict_tx.send(match check_stream_blocks(source, options.rules) {
+                            Ok((checked, false)) => Verdict::Checked(checked),
+                            Ok((_, true)) => Verdict::BlocksAfterShots,
+                            Err(e) => Verdict::Failed(e),
+                        });
+                    });
+                    scope.spawn(move || read_to_run(source, first, size, &chunk_tx));
+                    chunk_rx
+                }
+            };
             let ahead = if options.trace.is_some() {
                 AHEAD_TRACED
             } else {
                 AHEAD
             };
             let (done_tx, done_rx) = sync_channel::<RunChunk>(ahead);
+            let prechecked = matches!(feed, Feed::Check(_));
             scope.spawn(move || {
-                if let Some(runs) = checked_runs(chunk_rx, options, output, pool, cancel) {
-                    forward(runs, &done_tx);
+                match checked_runs(chunks, prechecked, options, output, pool, cancel) {
+                    Ok(Some(runs)) => forward(runs, &done_tx),
+                    Ok(None) => {}
+                    Err(e) => {
+                        let _ = done_tx.send(Err(e));
+                    }
                 }
             });
             let checked = match verdict_rx.recv() {
                 Ok(Verdict::Checked(checked)) => checked,
                 Ok(Verdict::Failed(e)) => return Err(StreamFailure::Input(e)),
-                Ok(Verdict::BlocksAfterShots) | Err(_) => return Ok(Held::BlocksAfterShots),
+                Ok(Verdict::BlocksAfterShots) | Err(_) => return Ok(Ran::InTurn),
             };
             let written = write_chunks(done_rx.into_iter(), options, output, w)?;
-            Ok(Held::Done(Streamed {
+            Ok(Ran::Done(Streamed {
                 shots: checked.shots,
                 written,
             }))
@@ -159,10 +207,50 @@ fn simulate_held<'a, W: Write>(
     }
 }
 
-/// [`simulate_held`] on one thread, the calling one (a pool of one thread: `--threads 1`):
-/// the whole text parsed and checked, then each chunk run and written, with no thread
-/// started and no chunk handed between threads (on one core the threads only took turns,
-/// and each hand-over, thread start and cross-thread free cost time). The same bytes.
+/// Shots in the first chunk handed over, of `size` in the others: an eighth when that is
+/// 64 shots or more, since the workers wait for it (512 crowded shots take milliseconds
+/// to parse).
+fn first_chunk(size: usize) -> usize {
+    if size >= 512 { size / 8 } else { size }
+}
+
+/// The second reading of a file not held, for [`Feed::Reader`]: its shots to `tx` in
+/// chunks (`first`, then `size` each), the first with the board and physics known at its
+/// last shot, if they pass their checks (else nothing is run: the check reports them). An
+/// error reading ends it with the error, which the runs report if the check did not (the
+/// file changed between the readings).
+fn read_to_run(
+    source: &dyn ShotSource,
+    first: usize,
+    size: usize,
+    tx: &std::sync::mpsc::SyncSender<Result<CheckedChunk, InputError>>,
+) {
+    let mut sent = false;
+    read_chunks(source, first, size, &mut |chunk| {
+        let chunk = chunk.and_then(|(entries, board, physics)| {
+            let blocks = if sent {
+                None
+            } else if check_board(board).is_ok() && check_physics(physics).is_ok() {
+                Some((board.clone(), physics.clone()))
+            } else {
+                return Err(InputError::new(
+                    "file",
+                    "changed since it was checked: its board or physics is wrong",
+                ));
+            };
+            sent = true;
+            Ok(CheckedChunk { blocks, entries })
+        });
+        let failed = chunk.is_err();
+        tx.send(chunk).is_ok() && !failed
+    });
+}
+
+/// The pipeline of a held file on one thread, the calling one (a pool of one thread:
+/// `--threads 1`): the whole text parsed and checked, then each chunk run and written,
+/// with no thread started and no chunk handed between threads (on one core the threads
+/// only took turns, and each hand-over, thread start and cross-thread free cost time). The
+/// same bytes.
 #[allow(clippy::too_many_arguments)]
 fn simulate_held_here<W: Write>(
     source: &dyn ShotSource,
@@ -173,70 +261,72 @@ fn simulate_held_here<W: Write>(
     cancel: &Cancel,
     size: usize,
     w: W,
-) -> Result<Held, StreamFailure> {
+) -> Result<Ran, StreamFailure> {
     // Unbounded: the shots of a held text are bounded by the text.
-    let (chunk_tx, chunk_rx) = std::sync::mpsc::channel::<CheckedChunk>();
+    let (chunk_tx, chunk_rx) = std::sync::mpsc::channel();
     let checked = match check_held(source, text, options.rules, size, &chunk_tx) {
         Verdict::Checked(checked) => checked,
         Verdict::Failed(e) => return Err(StreamFailure::Input(e)),
-        Verdict::BlocksAfterShots => return Ok(Held::BlocksAfterShots),
+        Verdict::BlocksAfterShots => return Ok(Ran::InTurn),
     };
     drop(chunk_tx);
-    let written = match checked_runs(chunk_rx, options, output, pool, cancel) {
+    let runs = checked_runs(chunk_rx, true, options, output, pool, cancel)
+        .map_err(StreamFailure::Input)?;
+    let written = match runs {
         Some(runs) => write_chunks(runs, options, output, w)?,
         None => write_chunks(std::iter::empty(), options, output, w)?,
     };
-    Ok(Held::Done(Streamed {
+    Ok(Ran::Done(Streamed {
         shots: checked.shots,
         written,
     }))
 }
 
-/// The runs of the checked chunks `check_held` sends to `chunks`, on the board and
-/// physics that come with the first; `None` if no shot was sent.
+/// The runs of the chunks sent to `chunks`, on the board and physics that come with the
+/// first (`prechecked`: whether the shots were checked before they were sent); `None` if
+/// no shot was sent, the error if the first chunk is one.
 fn checked_runs<'a>(
-    chunks: std::sync::mpsc::Receiver<CheckedChunk>,
+    chunks: std::sync::mpsc::Receiver<Result<CheckedChunk, InputError>>,
+    prechecked: bool,
     options: SimulateOptions,
     output: StreamOutput,
     pool: Option<&'a rayon::ThreadPool>,
     cancel: &'a Cancel,
-) -> Option<ChunkRuns<'a, impl Iterator<Item = Result<Vec<ShotEntry>, InputError>>>> {
+) -> Result<Option<ChunkRuns<'a, impl Iterator<Item = EntryChunk>>>, InputError> {
     let mut chunks = chunks.into_iter();
     let Some(CheckedChunk {
         blocks: Some((board, physics)),
         entries,
-    }) = chunks.next()
+    }) = chunks.next().transpose()?
     else {
-        return None;
+        return Ok(None);
     };
-    Some(ChunkRuns {
+    Ok(Some(ChunkRuns {
         board,
         physics,
-        prechecked: true,
+        prechecked,
         options,
         output,
         pool,
         cancel,
-        chunks: std::iter::once(Ok(entries)).chain(chunks.map(|c| Ok(c.entries))),
+        chunks: std::iter::once(Ok(entries)).chain(chunks.map(|c| c.map(|c| c.entries))),
         first: 0,
         stopped: false,
-    })
+    }))
 }
 
 /// Parses and checks the held `text` of `source` as [`check_stream`] does, sending every
-/// `size` valid shots to `tx` (with the board and physics, once checked) until the first
-/// wrong one; the verdict once the whole text is read. The first chunk is an eighth of
-/// `size` when that is 64 shots or more: the workers wait for it (512 crowded shots take
-/// milliseconds to parse).
+/// `size` valid shots to `tx` (the first chunk [`first_chunk`]; the board and physics with
+/// it, once checked) until the first wrong one; the verdict once the whole text is read.
 fn check_held(
     source: &dyn ShotSource,
     text: &str,
     rules: Option<Ruleset>,
     size: usize,
-    tx: &std::sync::mpsc::Sender<CheckedChunk>,
+    tx: &std::sync::mpsc::Sender<Result<CheckedChunk, InputError>>,
 ) -> Verdict {
     let mut found = Findings::default();
-    let mut limit = if size >= 512 { size / 8 } else { size };
+    let mut limit = first_chunk(size);
     let mut chunk = Vec::with_capacity(limit);
     // Whether the blocks known at the first shot are valid, so the shots may run.
     let mut blocks_ok = None;
@@ -244,7 +334,7 @@ fn check_held(
     let mut send = |entries, board: &Board, physics: &Physics| {
         let blocks = (!sent).then(|| (board.clone(), physics.clone()));
         sent = true;
-        let _ = tx.send(CheckedChunk { blocks, entries });
+        let _ = tx.send(Ok(CheckedChunk { blocks, entries }));
     };
     let mut each = |k: usize, entry, board: &Board, physics: &Physics| {
         let ok = *blocks_ok

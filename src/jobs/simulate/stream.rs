@@ -79,8 +79,12 @@ pub fn simulate_stream<W: Write>(
     let threads = pool.map_or_else(rayon::current_num_threads, |p| p.current_num_threads());
     let size = chunk_size(options.trace.is_some(), threads);
     std::thread::scope(|scope| {
-        let (tx, rx) = std::sync::mpsc::sync_channel::<Result<Vec<ShotEntry>, InputError>>(1);
-        scope.spawn(move || read_chunks(source, size, &tx));
+        let (tx, rx) = std::sync::mpsc::sync_channel::<EntryChunk>(1);
+        scope.spawn(move || {
+            read_chunks(source, size, size, &mut |chunk| {
+                tx.send(chunk.map(|(entries, _, _)| entries)).is_ok()
+            });
+        });
         let runs = ChunkRuns {
             board: checked.board.clone(),
             physics: checked.physics.clone(),
@@ -109,6 +113,9 @@ pub fn simulate_stream<W: Write>(
         write_chunks(chunks, options, output, w)
     })
 }
+
+/// A chunk of shots to run, or the error that ends the reading.
+pub(super) type EntryChunk = Result<Vec<ShotEntry>, InputError>;
 
 /// A chunk's part of the output, or the first error.
 pub(super) type RunChunk = Result<ChunkText, InputError>;
@@ -215,38 +222,57 @@ pub(super) fn write_chunks<W: Write>(
     Ok(written)
 }
 
-/// Reads the shot file in `source` and sends its shots to `tx` `size` at a time (an error
-/// if it no longer reads as it did when checked); stops when the receiver is gone.
-fn read_chunks(
+/// A chunk [`read_chunks`] hands over: its shots, with the board and physics the reading
+/// knew at the last of them; or the error that ends the reading.
+pub(super) type ReadChunk<'b> = Result<(Vec<ShotEntry>, &'b Board, &'b Physics), InputError>;
+
+/// Reads the shot file in `source` and hands its shots to `send`, `first` in the first
+/// chunk and `size` in each after (an error if it no longer reads as it did when checked);
+/// stops when `send` returns `false`.
+pub(super) fn read_chunks(
     source: &dyn ShotSource,
+    first: usize,
     size: usize,
-    tx: &std::sync::mpsc::SyncSender<Result<Vec<ShotEntry>, InputError>>,
+    send: &mut dyn FnMut(ReadChunk<'_>) -> bool,
 ) {
-    let mut chunk = Vec::with_capacity(size);
+    let mut chunk = Vec::with_capacity(first);
+    let mut limit = first;
     let mut failed = None;
     let mut each =
-        |_: usize, entry: Result<ShotEntry, InputError>, _: &Board, _: &Physics| match entry {
-            Ok(e) => {
-                chunk.push(e);
-                chunk.len() < size || tx.send(Ok(std::mem::take(&mut chunk))).is_ok()
-            }
-            Err(e) => {
-                failed = Some(e);
-                false
+        |_: usize, entry: Result<ShotEntry, InputError>, board: &Board, physics: &Physics| {
+            match entry {
+                Ok(e) => {
+                    chunk.push(e);
+                    if chunk.len() < limit {
+                        return true;
+                    }
+                    limit = size;
+                    let full = std::mem::replace(&mut chunk, Vec::with_capacity(size));
+                    send(Ok((full, board, physics)))
+                }
+                Err(e) => {
+                    failed = Some(e);
+                    false
+                }
             }
         };
     let read = read_source(source, &mut each);
-    let last = match (read, failed) {
-        (_, Some(e)) => Err(e),
-        (Ok(_), None) => Ok(chunk),
-        (Err(StreamStop::Stopped), None) => return,
-        (Err(StreamStop::Json(e)), None) => Err(InputError::new(
-            "file",
-            format!("changed since it was checked: {e}"),
-        )),
-    };
-    if last.as_ref().map_or(true, |c| !c.is_empty()) {
-        let _ = tx.send(last);
+    match (read, failed) {
+        (_, Some(e)) => {
+            send(Err(e));
+        }
+        (Ok(blocks), None) => {
+            if !chunk.is_empty() {
+                send(Ok((chunk, &blocks.board, &blocks.physics)));
+            }
+        }
+        (Err(StreamStop::Stopped), None) => {}
+        (Err(StreamStop::Json(e)), None) => {
+            send(Err(InputError::new(
+                "file",
+                format!("changed since it was checked: {e}"),
+            )));
+        }
     }
 }
 
@@ -268,7 +294,7 @@ pub(super) struct ChunkRuns<'a, I> {
     pub(super) stopped: bool,
 }
 
-impl<I: Iterator<Item = Result<Vec<ShotEntry>, InputError>>> Iterator for ChunkRuns<'_, I> {
+impl<I: Iterator<Item = EntryChunk>> Iterator for ChunkRuns<'_, I> {
     type Item = RunChunk;
 
     fn next(&mut self) -> Option<Self::Item> {
