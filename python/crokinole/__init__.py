@@ -36,11 +36,13 @@ __all__ = [
     "STATES",
     "Batch",
     "Engine",
+    "FitResult",
     "GameBatch",
     "Plan",
     "StudyResult",
     "Svg",
     "check_flick",
+    "fit",
     "judge",
     "legal_offsets",
     "params",
@@ -512,6 +514,73 @@ def suggest(
     ``twenty`` or ``fifteen``. The plan is what ``crokinole suggest`` prints."""
     text, _ = _text(source)
     return Plan(_crokinole.suggest(text, str(budget), objective, top, seed, threads))
+
+
+class FitResult:
+    """The physics fitted to tracked shots (docs/tracks.md): :attr:`report` (the dict
+    ``crokinole fit --json`` prints: each coefficient's value and uncertainty, or why the
+    shots do not identify it; every shot's position errors; chi-square; the held-out
+    shots), :attr:`params` (the tracks file's board and the fitted physics, the ``board``
+    and ``physics`` blocks of a shot file: ``crokinole fit --physics-out``) and the picture
+    of the observed positions against the fitted paths (shown inline in Jupyter)."""
+
+    def __init__(self, report_json: str, params_json: str, svg: str):
+        #: The report (docs/tracks.md, "The report").
+        self.report: dict = json.loads(report_json)
+        #: ``{"board": ..., "physics": ...}``: the fitted physics on the file's board.
+        self.params: dict = json.loads(params_json)
+        self._svg = svg
+
+    @property
+    def physics(self) -> dict:
+        """The fitted ``physics`` block."""
+        return self.params["physics"]
+
+    def engine(self) -> "Engine":
+        """An :class:`Engine` on the tracks file's board with the fitted physics."""
+        return Engine(self.params["board"], self.params["physics"])
+
+    def svg(self) -> Svg:
+        """Observed centres against the fitted paths (``crokinole fit --svg``)."""
+        return Svg(self._svg)
+
+    def _repr_svg_(self) -> str:
+        return self._svg
+
+    def __repr__(self) -> str:
+        fitted = {
+            c["name"]: c.get("value") for c in self.report["coefficients"] if c["identified"]
+        }
+        return f"FitResult(chi2 {self.report['chi2']:.4g}, fitted {fitted})"
+
+
+def fit(
+    source: Source,
+    *,
+    coefficients: Union[str, Sequence[str], None] = None,
+    holdout: float = 0.0,
+    seed: int = 0,
+    max_iterations: Optional[int] = None,
+    threads: Optional[int] = None,
+    title: Optional[str] = None,
+) -> FitResult:
+    """Fits physics coefficients to a tracks file (a path or a dict, docs/tracks.md) as
+    ``crokinole fit`` does: ``coefficients`` by name (a list or ``"a,b"``; all five if
+    not given), ``holdout`` the fraction of shots left out of the fit and reported (chosen
+    by ``seed``), ``max_iterations`` the solver's bound (50 if not given, at most 500);
+    ``title`` the picture's. The same fit whatever ``threads``. Ctrl-C stops it within a
+    simulation and raises ``KeyboardInterrupt``."""
+    text, name = _text(source)
+    if isinstance(coefficients, str):
+        coefficients = [c.strip() for c in coefficients.split(",")]
+    elif coefficients is not None:
+        coefficients = list(coefficients)
+    if title is None:
+        title = f"fit of {name}" if name else "fit"
+    report, params, svg = _crokinole.fit(
+        text, coefficients, float(holdout), seed, max_iterations, threads, title
+    )
+    return FitResult(report, params, svg)
 
 
 Strategy = Union[str, Callable[[dict], Any]]

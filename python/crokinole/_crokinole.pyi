@@ -92,6 +92,18 @@ def suggest(
 ) -> str:
     """The plan ``crokinole suggest`` prints for a suggest file's text."""
 
+def fit(
+    text: str,
+    coefficients: Optional[list[str]] = None,
+    holdout: float = 0.0,
+    seed: int = 0,
+    max_iterations: Optional[int] = None,
+    threads: Optional[int] = None,
+    title: str = "fit",
+) -> tuple[str, str, str]:
+    """``crokinole fit``'s JSON report (compact), the fitted ``board`` and ``physics``
+    blocks and the picture, for a tracks file's text."""
+
 def play(
     strategies: Sequence[Union[str, Callable[[dict[str, Any]], Any]]],
     players: int = 2,

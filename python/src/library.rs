@@ -9,6 +9,7 @@
 use crate::engine::Engine;
 use crate::errors::{error, input_error, interruptible, of_kind, on_pool};
 use crokinole::InputError;
+use crokinole::fit::{Coefficient, FitConfig};
 use crokinole::io::{FileKind, Layout, parse_plan, parse_summary};
 use crokinole::jobs;
 use crokinole::jobs::simulate::{ShotFile, SimulateOptions, simulate_until};
@@ -30,6 +31,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(study, m)?)?;
     m.add_function(wrap_pyfunction!(study_flicks, m)?)?;
     m.add_function(wrap_pyfunction!(suggest, m)?)?;
+    m.add_function(wrap_pyfunction!(fit, m)?)?;
     m.add_function(wrap_pyfunction!(render_shot, m)?)?;
     m.add_function(wrap_pyfunction!(render_summary, m)?)?;
     m.add_function(wrap_pyfunction!(render_plan, m)?)?;
@@ -343,6 +345,58 @@ fn suggest(
     })??
     .map_err(input_error)?;
     Ok(jobs::plan::text(&plan, Layout::Readable))
+}
+
+/// Fits physics coefficients to a tracks file as `crokinole fit` does (docs/tracks.md):
+/// `coefficients` by name (all five if `None`), `holdout` the fraction of shots held out
+/// (chosen by `seed`), `max_iterations` the solver's bound. Returns the JSON report
+/// (`crokinole fit --json --compact`), the `board` and `physics` blocks (`--physics-out`)
+/// and the picture titled `title` (`--svg`). Ctrl-C stops the fit within a simulation
+/// (KeyboardInterrupt).
+#[allow(clippy::too_many_arguments)]
+#[pyfunction]
+#[pyo3(signature = (text, coefficients=None, holdout=0.0, seed=0, max_iterations=None, threads=None, title="fit"))]
+fn fit(
+    py: Python<'_>,
+    text: &str,
+    coefficients: Option<Vec<String>>,
+    holdout: f64,
+    seed: u64,
+    max_iterations: Option<u32>,
+    threads: Option<usize>,
+    title: &str,
+) -> PyResult<(String, String, String)> {
+    let tracks = jobs::fit::read(text).map_err(input_error)?;
+    let coefficients = match coefficients {
+        None => Coefficient::ALL.to_vec(),
+        Some(names) => names
+            .iter()
+            .enumerate()
+            .map(|(k, name)| {
+                name.parse::<Coefficient>()
+                    .map_err(|e| input_error(InputError::new(format!("coefficients[{k}]"), e)))
+            })
+            .collect::<PyResult<Vec<_>>>()?,
+    };
+    if coefficients.is_empty() {
+        return Err(input_error(InputError::new(
+            "coefficients",
+            "name at least one coefficient",
+        )));
+    }
+    let config = FitConfig {
+        coefficients,
+        holdout,
+        seed,
+        max_iterations: max_iterations.unwrap_or(crokinole::fit::solve::DEFAULT_MAX_ITERATIONS),
+    };
+    let fitted = interruptible(py, |stop| {
+        on_pool(threads, || jobs::fit::fit_until(&tracks, &config, stop))
+    })??
+    .map_err(input_error)?
+    .ok_or_else(|| error("the fit was stopped"))?;
+    let svg = fitted.svg(title).map_err(input_error)?;
+    Ok((fitted.json(Layout::Compact), fitted.params(), svg))
 }
 
 /// `crokinole render shot`: shot `shot` of a shot file, traced every `every` steps, as SVG.

@@ -12,6 +12,7 @@ import crokinole as ck
 from conftest import FIXTURES
 
 TAKEOUT = FIXTURES / "montecarlo" / "takeout.json"
+TRACKS = FIXTURES / "tracks" / "example.json"
 
 
 def test_study_summary_is_the_cli_summary(cli_json):
@@ -42,16 +43,18 @@ def test_study_summary_is_the_cli_summary(cli_json):
         f"ck.study({str(TAKEOUT)!r}, samples=10**9)",
         f"ck.study({str(TAKEOUT)!r}, samples=10**9, threads=2)",
         "ck.play(['random', 'random'], games=10**6)",
+        # 200 tracked shots: a fit of seconds.
+        f"d = json.load(open({str(TRACKS)!r})); d['shots'] = (d['shots'] * 67)[:200]; ck.fit(d)",
     ],
 )
-def test_ctrl_c_interrupts_a_long_study_or_run_of_games(call):
+def test_ctrl_c_interrupts_a_long_study_run_of_games_or_fit(call):
     # A study of 10^9 samples or a run of 10^6 games would take hours: Ctrl-C (here a
     # SIGINT sent by a timer once the call has started) must raise KeyboardInterrupt
     # within a chunk, on the global pool and on a pool of its own. In a child process,
     # with a watchdog.
     script = textwrap.dedent(
         f"""
-        import os, signal, threading, time
+        import json, os, signal, threading, time
         import crokinole as ck
         signal.signal(signal.SIGINT, signal.default_int_handler)  # as conftest.py says
         threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
@@ -121,3 +124,39 @@ def test_shot_picture_is_the_cli_picture(cli):
 
 def test_params_are_the_cli_params(cli_json):
     assert ck.params() == cli_json("params")
+
+
+def test_fit_is_the_cli_fit(cli, cli_json, tmp_path):
+    expected = cli_json("fit", TRACKS, "--json", "--holdout", "0.3", "--seed", "2")
+    params = tmp_path / "params.json"
+    svg = tmp_path / "fit.svg"
+    p = cli("fit", TRACKS, "--holdout", "0.3", "--seed", "2", "--physics-out", params, "--svg", svg)
+    assert p.returncode == 0, p.stderr
+    one = ck.fit(TRACKS, holdout=0.3, seed=2, threads=1)
+    two = ck.fit(json.loads(TRACKS.read_text()), holdout=0.3, seed=2, threads=2, title=f"fit of {TRACKS}")
+    assert one.report == expected and two.report == expected
+    assert one.params == json.loads(params.read_text())
+    assert one.svg() == svg.read_text() == two.svg()
+    assert one.physics == one.params["physics"]
+    # The fitted physics simulates: an Engine on the file's board with it.
+    assert one.engine().physics["disc_restitution"] == one.physics["disc_restitution"]
+    # Coefficients by name, as a list or as the command line's list.
+    sub = cli_json("fit", TRACKS, "--json", "--fit", "board_friction,disc_restitution")
+    assert ck.fit(TRACKS, coefficients="board_friction,disc_restitution").report == sub
+    assert ck.fit(TRACKS, coefficients=["board_friction", "disc_restitution"]).report == sub
+
+
+@pytest.mark.parametrize(
+    "kwargs, words",
+    [
+        ({"coefficients": ["hole_speed"]}, ["coefficients[0]", "unknown coefficient"]),
+        ({"coefficients": []}, ["coefficients", "at least one"]),
+        ({"holdout": 1.0}, ["holdout", "[0, 1)"]),
+        ({"max_iterations": 501}, ["max_iterations", "1..=500"]),
+    ],
+)
+def test_a_bad_fit_request_names_the_field(kwargs, words):
+    with pytest.raises(ck.CrokinoleError) as e:
+        ck.fit(TRACKS, **kwargs)
+    for w in words:
+        assert w in str(e.value), str(e.value)

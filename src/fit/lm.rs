@@ -9,6 +9,7 @@ use super::linalg::{cholesky, cholesky_solve};
 use super::model::{Launch, Simulated, simulate};
 use super::tracks::TrackedShot;
 use crate::board::Board;
+use crate::cancel::Cancel;
 use crate::error::InputError;
 use crate::params::Physics;
 use rayon::prelude::*;
@@ -47,6 +48,23 @@ pub(super) struct Problem<'a> {
     pub(super) free: Vec<Coefficient>,
     /// Which parameters the current stage holds.
     pub(super) hold: Hold,
+    /// Stops the solver (between iterations, and within one before each simulation).
+    pub(super) cancel: &'a Cancel,
+}
+
+/// Why a run of the solver gave no solution.
+#[derive(Debug)]
+pub(super) enum Failed {
+    /// The input cannot be fitted (a shot the engine refuses from its starting launch).
+    Input(InputError),
+    /// `cancel` stopped it.
+    Stopped,
+}
+
+impl From<InputError> for Failed {
+    fn from(e: InputError) -> Self {
+        Failed::Input(e)
+    }
 }
 
 /// The stages of a run of the solver ([`staged`]): what each holds where it is.
@@ -206,7 +224,12 @@ impl Problem<'_> {
         let results: Vec<Option<(Vec<f64>, Simulated)>> = (0..self.shots.len())
             .into_par_iter()
             .with_max_len(1)
-            .map(|s| self.shot_residuals(&physics, s, x.launches[s]))
+            .map(|s| {
+                if self.cancel.is_cancelled() {
+                    return None;
+                }
+                self.shot_residuals(&physics, s, x.launches[s])
+            })
             .collect();
         let mut residuals = Vec::with_capacity(results.len());
         let mut sims = Vec::with_capacity(results.len());
@@ -234,12 +257,17 @@ impl Problem<'_> {
             .with_max_len(1)
             .map(|s| {
                 let r0 = &eval.residuals[s];
+                // Stopped: zero columns, and the solver stops before it uses them.
+                let stopped = self.cancel.is_cancelled();
                 let own = (0..nc).chain(nc + 3 * s..nc + 3 * s + 3);
                 own.map(|j| {
                     let h = self.step(x, j);
                     let mut y = x.clone();
                     self.set(&mut y, j, self.get(x, j) + h);
-                    let col = match self.shot_residuals(&self.physics(&y.coefs), s, y.launches[s]) {
+                    let sim = (!stopped)
+                        .then(|| self.shot_residuals(&self.physics(&y.coefs), s, y.launches[s]))
+                        .flatten();
+                    let col = match sim {
                         Some((r, _)) => r.iter().zip(r0).map(|(a, b)| (a - b) / h).collect(),
                         None => vec![0.0; r0.len()],
                     };
@@ -291,7 +319,7 @@ pub(super) fn staged(
     problem: &Problem,
     start: Point,
     max_iterations: u32,
-) -> Result<Solution, InputError> {
+) -> Result<Solution, Failed> {
     let mut x = start;
     let mut iterations = 0;
     for hold in [Hold::CoefficientsAndSpins, Hold::Spins] {
@@ -301,6 +329,7 @@ pub(super) fn staged(
             shots: problem.shots.clone(),
             free: problem.free.clone(),
             hold,
+            cancel: problem.cancel,
         };
         let s = levenberg_marquardt(&stage, x, max_iterations)?;
         iterations += s.iterations;
@@ -311,26 +340,35 @@ pub(super) fn staged(
     Ok(last)
 }
 
-/// Levenberg-Marquardt from `start` (see the module documentation).
+/// Levenberg-Marquardt from `start` (see the module documentation); stopped by
+/// `problem.cancel` within a simulation's time.
 pub(super) fn levenberg_marquardt(
     problem: &Problem,
     start: Point,
     max_iterations: u32,
-) -> Result<Solution, InputError> {
+) -> Result<Solution, Failed> {
     let mut x = start;
     problem.clamp(&mut x);
-    let mut eval = problem.evaluate(&x).ok_or_else(|| {
-        InputError::new(
-            "shots",
-            "a shot cannot be simulated from its starting launch (the engine refuses it)",
-        )
-    })?;
+    let stopped = || problem.cancel.is_cancelled();
+    let mut eval = match problem.evaluate(&x) {
+        Some(eval) => eval,
+        None if stopped() => return Err(Failed::Stopped),
+        None => {
+            return Err(Failed::Input(InputError::new(
+                "shots",
+                "a shot cannot be simulated from its starting launch (the engine refuses it)",
+            )));
+        }
+    };
     let p = problem.params();
     let mut lambda = 1e-3;
     let mut iterations = 0;
     let mut converged = false;
     let mut normal = problem.normal_equations(&x, &eval);
     while iterations < max_iterations {
+        if stopped() {
+            return Err(Failed::Stopped);
+        }
         iterations += 1;
         let active = problem.active(&normal);
         if active.is_empty() {
@@ -374,6 +412,7 @@ pub(super) fn levenberg_marquardt(
                     lambda = (lambda / 10.0).max(1e-9);
                     break;
                 }
+                None if stopped() => return Err(Failed::Stopped),
                 _ => lambda *= 10.0,
             }
         }

@@ -27,5 +27,6 @@ pub use coefficient::Coefficient;
 pub use model::Launch;
 pub use solve::{
     CoefficientFit, Estimate, Fit, FitConfig, Holdout, MAX_RELATIVE_UNCERTAINTY, ShotFit, fit,
+    fit_until,
 };
 pub use tracks::{Observation, Track, TrackedShot, Tracks};

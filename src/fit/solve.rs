@@ -35,11 +35,12 @@
 
 use super::coefficient::Coefficient;
 use super::linalg::{cholesky, cholesky_inverse};
-use super::lm::{Hold, MIN_PIVOT, Point, Problem, Solution, staged};
+use super::lm::{Failed, Hold, MIN_PIVOT, Point, Problem, Solution, staged};
 pub use super::lm::{MAX_SPIN, MIN_SENSITIVITY};
 use super::model::{Launch, Simulated, initial_launch};
 use super::tracks::{TrackedShot, Tracks};
 use crate::board::Board;
+use crate::cancel::Cancel;
 use crate::error::{InputError, num};
 use crate::limits::MAX_FIT_ITERATIONS;
 use crate::montecarlo::noise::mix;
@@ -188,6 +189,18 @@ pub fn holdout_split(n: usize, fraction: f64, seed: u64) -> Vec<usize> {
 /// Fits `config.coefficients` to `tracks` (checked first: errors name the shot and the
 /// field). See the module documentation for the method.
 pub fn fit(tracks: &Tracks, config: &FitConfig) -> Result<Fit, InputError> {
+    let fit = fit_until(tracks, config, &Cancel::never())?;
+    Ok(fit.expect("a fit that cannot be cancelled ends"))
+}
+
+/// [`fit`], stopped by `cancel` (between the solver's iterations, and within one before
+/// each simulation): `None` once stopped, nothing of the fit kept. The same fit when not
+/// stopped.
+pub fn fit_until(
+    tracks: &Tracks,
+    config: &FitConfig,
+    cancel: &Cancel,
+) -> Result<Option<Fit>, InputError> {
     tracks.check()?;
     if tracks.shots.is_empty() {
         return Err(InputError::new("shots", "no shots to fit"));
@@ -240,12 +253,17 @@ pub fn fit(tracks: &Tracks, config: &FitConfig) -> Result<Fit, InputError> {
             shots: shots.clone(),
             free: free.clone(),
             hold: Hold::Nothing,
+            cancel,
         };
         let start = Point {
             coefs: free.iter().map(|c| c.get(base)).collect(),
             launches: launches.clone(),
         };
-        let solution = staged(&problem, start, config.max_iterations)?;
+        let solution = match staged(&problem, start, config.max_iterations) {
+            Ok(solution) => solution,
+            Err(Failed::Stopped) => return Ok(None),
+            Err(Failed::Input(e)) => return Err(e),
+        };
         iterations += solution.iterations;
         let estimates = estimates(&problem, &solution);
         let newly: Vec<(Coefficient, String)> = free
@@ -303,11 +321,18 @@ pub fn fit(tracks: &Tracks, config: &FitConfig) -> Result<Fit, InputError> {
         let results = held
             .par_iter()
             .with_max_len(1)
-            .map(|&k| fit_launch_only(board, &physics, &tracks.shots[k], config.max_iterations))
+            .map(|&k| {
+                let shot = &tracks.shots[k];
+                fit_launch_only(board, &physics, shot, config.max_iterations, cancel)
+            })
             .collect::<Vec<_>>();
         let mut all = Vec::new();
         for (&k, result) in held.iter().zip(results) {
-            let (launch, sim) = result.map_err(|e| e.in_shot(k))?;
+            let (launch, sim) = match result {
+                Ok(fitted) => fitted,
+                Err(Failed::Stopped) => return Ok(None),
+                Err(Failed::Input(e)) => return Err(e.in_shot(k)),
+            };
             let (rms, max, distances) = errors(&tracks.shots[k], &sim);
             all.extend(distances);
             shot_fits[k] = Some(ShotFit {
@@ -330,7 +355,7 @@ pub fn fit(tracks: &Tracks, config: &FitConfig) -> Result<Fit, InputError> {
     let contacts = solution.eval.sims.iter().fold((0, 0), |(d, p), s| {
         (d + s.disc_contacts, p + s.peg_contacts)
     });
-    Ok(Fit {
+    Ok(Some(Fit {
         coefficients,
         physics,
         shots: shot_fits
@@ -344,7 +369,7 @@ pub fn fit(tracks: &Tracks, config: &FitConfig) -> Result<Fit, InputError> {
         dof: solution.dof,
         contacts,
         holdout,
-    })
+    }))
 }
 
 /// The value at rank `ceil(p n)` of the sorted `v` (0 if empty).
@@ -380,13 +405,15 @@ fn fit_launch_only(
     physics: &Physics,
     shot: &TrackedShot,
     max_iterations: u32,
-) -> Result<(Launch, Simulated), InputError> {
+    cancel: &Cancel,
+) -> Result<(Launch, Simulated), Failed> {
     let problem = Problem {
         board,
         base: physics,
         shots: vec![shot],
         free: Vec::new(),
         hold: Hold::Nothing,
+        cancel,
     };
     let start = Point {
         coefs: Vec::new(),

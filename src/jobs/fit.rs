@@ -2,6 +2,7 @@
 //! coefficients ([`crate::fit::fit`]), write the report (text or JSON), the fitted
 //! `board` and `physics` blocks and the picture. `crokinole fit` is this job.
 
+use crate::cancel::Cancel;
 use crate::error::InputError;
 use crate::fit::{Fit, FitConfig, Tracks};
 use crate::io::{
@@ -29,6 +30,15 @@ pub fn fit<'a>(tracks: &'a Tracks, config: &FitConfig) -> Result<Fitted<'a>, Inp
         tracks,
         fit: crate::fit::fit(tracks, config)?,
     })
+}
+
+/// [`fit`], stopped by `cancel` within a simulation: `None` once stopped.
+pub fn fit_until<'a>(
+    tracks: &'a Tracks,
+    config: &FitConfig,
+    cancel: &Cancel,
+) -> Result<Option<Fitted<'a>>, InputError> {
+    Ok(crate::fit::fit_until(tracks, config, cancel)?.map(|fit| Fitted { tracks, fit }))
 }
 
 impl Fitted<'_> {

@@ -7,6 +7,7 @@ use crate::binary;
 use crokinole::fit::model::{all_paths, position_at, trace_of};
 use crokinole::fit::{
     Coefficient, Estimate, Fit, FitConfig, Launch, Observation, Track, TrackedShot, Tracks, fit,
+    fit_until,
 };
 use crokinole::io::parse_tracks_file;
 use crokinole::montecarlo::noise::{Draws, Param};
@@ -307,6 +308,40 @@ fn held_out_shots_are_predicted_and_the_fit_does_not_depend_on_threads() {
     )
     .unwrap();
     assert_ne!(other.holdout.unwrap().shots, h.shots);
+}
+
+/// A fit stopped by its [`Cancel`](crokinole::cancel::Cancel) (Ctrl-C in Python) gives
+/// nothing, whether stopped before it starts or while it runs (the held-out shots' fits
+/// too); one never stopped is [`fit`]'s.
+#[test]
+fn a_stopped_fit_gives_nothing_and_an_unstopped_one_is_the_fit() {
+    use crokinole::cancel::Cancel;
+    let tracks = synthetic(&setups(), &truth(), 3);
+    let config = FitConfig {
+        coefficients: INFORMED.to_vec(),
+        holdout: 0.4,
+        ..FitConfig::default()
+    };
+    let whole = fit(&tracks, &config).unwrap();
+    assert_eq!(
+        fit_until(&tracks, &config, &Cancel::never()).unwrap(),
+        Some(whole)
+    );
+    let stopped = Cancel::new();
+    stopped.cancel();
+    assert_eq!(fit_until(&tracks, &config, &stopped).unwrap(), None);
+    // Stopped while it runs, from another thread: 60 shots take a second or more to fit,
+    // the stop comes after 20 ms.
+    let mut many = tracks.clone();
+    many.shots = tracks.shots.iter().cycle().take(60).cloned().collect();
+    let running = Cancel::new();
+    let fitted = std::thread::scope(|scope| {
+        let fitting = scope.spawn(|| fit_until(&many, &config, &running));
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        running.cancel();
+        fitting.join().unwrap()
+    });
+    assert_eq!(fitted.unwrap(), None);
 }
 
 /// A tracks file with one shot around `shot` (a JSON object's members after `discs`).
