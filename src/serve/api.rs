@@ -14,9 +14,10 @@
 use crate::Board;
 use crate::cancel::{Cancel, CancelReason, Cancelled};
 use crate::error::InputError;
+use crate::fit::{Coefficient, FitConfig};
 use crate::io::{Layout, flick_answer_json, params_json, sizes, skills_json};
 use crate::jobs::simulate::{ShotFile, SimulateOptions};
-use crate::jobs::{flick, game, plan, replay, simulate, study};
+use crate::jobs::{fit, flick, game, plan, replay, simulate, study};
 use crate::montecarlo::Sampling;
 use crate::params::Physics;
 use crate::plan::{Budget, Objective, PlanConfig};
@@ -495,6 +496,69 @@ pub fn suggest(query: &Query, body: &[u8], limits: &Limits, cancel: &Cancel) -> 
             return Err(Reply::stopped(stopped_by(cancel)));
         }
         Ok(Reply::json(plan::text(&planned, Layout::Compact)))
+    };
+    run().unwrap_or_else(|e| e)
+}
+
+/// `POST /api/fit?fit=LIST&holdout=F&seed=S&max_iterations=N&svg`: a tracks file in
+/// (docs/tracks.md), the fit out: `{"report": what `crokinole fit --compact` prints,
+/// "params": the fitted `board` and `physics` blocks (`--physics-out`)}`, with `svg` also
+/// `"svg"`, the picture (`--svg`). The same defaults as the command (every coefficient,
+/// no hold-out, seed 0, 50 iterations, at most 500). Bounds: the body, the tracks file's
+/// own (200 shots, 200,000 observations), the steps per shot, the time budget (503).
+pub fn fit(query: &Query, body: &[u8], limits: &Limits, cancel: &Cancel) -> Reply {
+    let run = || -> Result<Reply, Reply> {
+        query.only(&["fit", "holdout", "seed", "max_iterations", "svg"])?;
+        let coefficients = match query.get("fit") {
+            None => Coefficient::ALL.to_vec(),
+            Some(list) => list
+                .split(',')
+                .map(|name| name.trim().parse::<Coefficient>())
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| Reply::bad(format!("query parameter `fit`: {e}")))?,
+        };
+        let holdout = match query.get("holdout") {
+            None => 0.0,
+            Some(v) => v
+                .trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|h| (0.0..1.0).contains(h))
+                .ok_or_else(|| {
+                    Reply::bad(format!(
+                        "query parameter `holdout`: expected a number in [0, 1), got `{v}`"
+                    ))
+                })?,
+        };
+        let seed = query.number("seed", 0, 0, u64::MAX)?;
+        let most = u64::from(crate::limits::MAX_FIT_ITERATIONS);
+        let default = u64::from(crate::fit::solve::DEFAULT_MAX_ITERATIONS);
+        let max_iterations = query.number("max_iterations", default, 1, most)? as u32;
+        let tracks = fit::read(text(body)?).map_err(refused("tracks file"))?;
+        check_steps(&tracks.physics, limits)?;
+        let config = FitConfig {
+            coefficients,
+            holdout,
+            seed,
+            max_iterations,
+        };
+        let Some(fitted) = fit::fit_until(&tracks, &config, cancel).map_err(refused("fit"))? else {
+            return Err(Reply::stopped(stopped_by(cancel)));
+        };
+        // The report's and the blocks' own bytes, as the command writes them.
+        let (report, params) = (fitted.json(Layout::Compact), fitted.params());
+        let svg = match query.get("svg") {
+            Some(_) => {
+                let svg = fitted.svg("fit").map_err(refused("fit"))?;
+                format!(", \"svg\": {}", json!(svg))
+            }
+            None => String::new(),
+        };
+        Ok(Reply::json(format!(
+            "{{\"report\": {}, \"params\": {}{svg}}}\n",
+            report.trim_end(),
+            params.trim_end()
+        )))
     };
     run().unwrap_or_else(|e| e)
 }

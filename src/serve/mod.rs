@@ -214,6 +214,7 @@ pub fn route(req: &Request, limits: &Limits, gate: &Gate, cancel: &Cancel) -> Re
         "/api/shotfile" => Some((api::shotfile, false)),
         "/api/montecarlo" => Some((api::montecarlo, true)),
         "/api/suggest" => Some((api::suggest, true)),
+        "/api/fit" => Some((api::fit, true)),
         "/api/replay" => Some((api::replay, false)),
         "/api/game" => Some((api::game, true)),
         "/api/match/replay" => Some((watch::replay, true)),

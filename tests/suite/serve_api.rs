@@ -146,6 +146,58 @@ fn montecarlo_and_suggest_are_the_command_lines_documents() {
     assert!(a.body == want, "suggest differs");
 }
 
+/// `POST /api/fit` answers the report `crokinole fit --compact` prints, byte for byte,
+/// and the blocks `--physics-out` writes; refuses a bad query naming the parameter; and
+/// stopped by its budget answers 503, never part of a fit.
+#[test]
+fn fit_is_the_command_lines_report_and_blocks() {
+    let file = binary::fixture("tracks", "example.json");
+    let body = fixture("tracks", "example.json");
+    let a = post("/api/fit?holdout=0.3&seed=2&svg", &body);
+    assert_eq!(a.status, 200, "{}", a.text());
+    let report = cli(&["fit", &file, "--holdout", "0.3", "--seed", "2"]);
+    let report = String::from_utf8(report).unwrap();
+    let text = a.text();
+    assert!(
+        text.starts_with(&format!("{{\"report\": {}, ", report.trim_end())),
+        "the report differs"
+    );
+    let dir = binary::scratch("fit");
+    let params = dir.join("params.json");
+    let p = params.to_str().unwrap();
+    cli(&[
+        "fit",
+        &file,
+        "--holdout",
+        "0.3",
+        "--seed",
+        "2",
+        "--physics-out",
+        p,
+    ]);
+    let v = a.json();
+    assert!(same_json(
+        v["params"].to_string().as_bytes(),
+        &std::fs::read(&params).unwrap()
+    ));
+    assert!(v["svg"].as_str().unwrap().contains("<svg"));
+    assert!(post("/api/fit", &body).json().get("svg").is_none());
+    for (query, words) in [
+        ("fit=hole_speed", &["fit", "unknown coefficient"][..]),
+        ("holdout=1", &["holdout", "[0, 1)"]),
+        ("max_iterations=501", &["max_iterations"]),
+        ("samples=3", &["unknown query parameter `samples`"]),
+    ] {
+        assert_refused(&post(&format!("/api/fit?{query}"), &body), 400, words);
+    }
+    assert_refused(&post("/api/fit", b"{\"shots\": 3}"), 400, &["tracks file"]);
+    let stopped = Cancel::new();
+    stopped.cancel();
+    let q = crokinole::serve::Query::parse("");
+    let r = crokinole::serve::api::fit(&q, &body, &Limits::default(), &stopped);
+    assert_eq!(r.status, 503, "{}", String::from_utf8_lossy(&r.body));
+}
+
 #[test]
 fn shot_plays_the_studys_intended_flick_as_simulate_does() {
     let body = fixture("montecarlo", "takeout-ruled.json");
