@@ -87,7 +87,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
     };
     let mut failed = None;
     let mut streamed = Streamed {
-        shots: 0,
+        shots: Some(0),
         written: 0,
     };
     let written = write_output(a.output.path(), |w| {
@@ -107,12 +107,21 @@ pub fn run(a: Args) -> Result<(), Failure> {
         Some(e) => Err(Failure::Input(e)),
         None => written,
     }?;
-    if streamed.written < streamed.shots {
-        // Ctrl-C: the output holds the outcomes of the shots that finished, in order.
-        return Err(signals.stopped(format!(
-            "{} of {} shots; the output holds the outcomes of the shots that finished, in order",
-            streamed.written, streamed.shots,
-        )));
+    // Ctrl-C: the output holds the outcomes of the shots that finished, in order.
+    let finished = "the output holds the outcomes of the shots that finished, in order";
+    match streamed.shots {
+        Some(shots) if streamed.written < shots => {
+            let done = format!("{} of {shots} shots; {finished}", streamed.written);
+            return Err(signals.stopped(done));
+        }
+        None => {
+            let done = format!(
+                "{} shots, before the whole file was checked; {finished}",
+                streamed.written
+            );
+            return Err(signals.stopped(done));
+        }
+        Some(_) => {}
     }
     Ok(())
 }

@@ -397,6 +397,45 @@ fn ctrl_c_stops_a_heavy_simulate_within_a_second_keeping_the_finished_shots() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Symptom: Ctrl-C early in the run of a file over 16 MiB (read from disk, checked in a
+/// pass of its own) waited for the whole file's check: half a second for 75 MB, seconds
+/// for a gigabyte. Now the check stops too, between two shots; the outcomes of the shots
+/// that finished are written, and the message says the file was not checked whole.
+#[test]
+fn ctrl_c_stops_the_check_of_a_large_file_at_once() {
+    let dir = scratch("large-check");
+    let file = dir.join("still.json");
+    let shot = r#"{"discs": [], "shooter": {"team": 0, "pos": [0, -0.3048], "vel": [0, 0]}}"#;
+    let n = 400_000; // 30 MB: a check of about a quarter of a second
+    let mut text = String::with_capacity(n * (shot.len() + 2) + 16);
+    text.push_str("{\"shots\": [\n");
+    for k in 0..n {
+        text.push_str(shot);
+        text.push_str(if k + 1 < n { ",\n" } else { "\n" });
+    }
+    text.push_str("]}\n");
+    std::fs::write(&file, &text).unwrap();
+    drop(text);
+    for threads in ["2", "1"] {
+        let (done, took) = stopped_after(
+            &["simulate", file.to_str().unwrap(), "--threads", threads],
+            Duration::ZERO,
+        );
+        let stderr = String::from_utf8_lossy(&done.stderr);
+        assert_eq!(done.status.code(), Some(130), "128 + SIGINT; {stderr}");
+        assert!(took < PROMPT, "stopped {took:?} after SIGINT; {stderr}");
+        let v: Value = serde_json::from_slice(&done.stdout).unwrap();
+        let written = v["outcomes"].as_array().unwrap().len();
+        assert!(
+            stderr.starts_with(&format!(
+                "stopped: SIGINT after {written} shots, before the whole file was checked"
+            )),
+            "--threads {threads}: {stderr}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn ctrl_c_stops_suggest_with_a_huge_budget_within_a_second() {
     let file = fixture("suggest", "takeout.json");

@@ -7,6 +7,7 @@
 
 use super::whole::ShotFile;
 use crate::board::Board;
+use crate::cancel::Cancel;
 use crate::error::InputError;
 use crate::io::{EachShot, FileKind, StreamStop, StreamedBlocks, read_shot_stream, read_shot_text};
 use crate::params::Physics;
@@ -134,25 +135,30 @@ pub fn check_stream(
     source: &dyn ShotSource,
     rules: Option<Ruleset>,
 ) -> Result<Checked, InputError> {
-    check_stream_blocks(source, rules).map(|(checked, _)| checked)
+    let checked = check_stream_until(source, rules, &Cancel::never())?;
+    Ok(checked
+        .expect("a check that cannot be cancelled reads the whole file")
+        .0)
 }
 
-/// [`check_stream`], and whether the file's `board` or `physics` came after its shots (so
-/// a reading that ran the shots as they came used the defaults instead).
-pub(super) fn check_stream_blocks(
+/// [`check_stream`], stopped by `cancel` between two shots (`None`: a file of any size
+/// stops within a shot's reading), and whether the file's `board` or `physics` came after
+/// its shots (so a reading that ran the shots as they came used the defaults instead).
+pub(super) fn check_stream_until(
     source: &dyn ShotSource,
     rules: Option<Ruleset>,
-) -> Result<(Checked, bool), InputError> {
+    cancel: &Cancel,
+) -> Result<Option<(Checked, bool)>, InputError> {
     let mut found = Findings::default();
     let read = read_source(source, &mut |k, entry, board, physics| {
         found.checked(rules, k, entry, board, physics);
-        true
+        !cancel.is_cancelled()
     });
     let blocks = match read {
         Ok(blocks) => blocks,
         Err(StreamStop::Json(e)) if e.is_io() => return Err(unreadable(e.into())),
         Err(StreamStop::Json(e)) => return Err(json_error(source, &e)),
-        Err(StreamStop::Stopped) => unreachable!("the check reads every shot"),
+        Err(StreamStop::Stopped) => return Ok(None),
     };
     let (board, physics) = (blocks.board, blocks.physics);
     check_board(&board).map_err(|e| of_kind_start(e, source))?;
@@ -160,11 +166,20 @@ pub(super) fn check_stream_blocks(
     if blocks.blocks_after_shots {
         // The shots were checked against the defaults: again, against the file's blocks.
         found = Findings::default();
-        read_source(source, &mut |k, entry, _, _| {
+        let again = read_source(source, &mut |k, entry, _, _| {
             found.checked(rules, k, entry, &board, &physics);
-            true
-        })
-        .map_err(|_| InputError::new("file", "changed while it was read: read it again"))?;
+            !cancel.is_cancelled()
+        });
+        match again {
+            Ok(_) => {}
+            Err(StreamStop::Stopped) => return Ok(None),
+            Err(StreamStop::Json(_)) => {
+                return Err(InputError::new(
+                    "file",
+                    "changed while it was read: read it again",
+                ));
+            }
+        }
     }
     if let Some(e) = found.shot {
         return Err(of_kind_start(e, source));
@@ -177,7 +192,7 @@ pub(super) fn check_stream_blocks(
         physics,
         shots: blocks.shots,
     };
-    Ok((checked, blocks.blocks_after_shots))
+    Ok(Some((checked, blocks.blocks_after_shots)))
 }
 
 /// The first errors [`check_stream`] found in the shots.

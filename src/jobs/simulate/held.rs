@@ -6,9 +6,7 @@
 //! wait (at most [`AHEAD`] chunks, laid out as text) until every shot is checked, and
 //! nothing is written if one is wrong. On one thread the passes take turns.
 
-use super::check::{
-    Checked, Findings, ShotSource, check_stream, check_stream_blocks, json_error, of_kind_start,
-};
+use super::check::{Checked, Findings, ShotSource, check_stream_until, json_error, of_kind_start};
 use super::stream::{
     ChunkRuns, EntryChunk, RunChunk, StreamFailure, StreamOutput, chunk_size, forward, read_chunks,
     simulate_stream, write_chunks,
@@ -26,13 +24,14 @@ use std::io::Write;
 /// What [`check_and_simulate_stream`] did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Streamed {
-    /// Shots in the file, every one checked.
-    pub shots: usize,
+    /// Shots in the file, every one checked; `None` when stopped before the check had read
+    /// the whole file (a file not held: its check stops too).
+    pub shots: Option<usize>,
     /// Shots whose outcomes were written: fewer than `shots` exactly when stopped.
     pub written: usize,
 }
 
-/// [`check_stream`] then [`simulate_stream`], with the same errors and the same bytes, the
+/// [`check_stream`](super::check_stream) then [`simulate_stream`], with the same errors and the same bytes, the
 /// check overlapping the computing: a job on the pool checks the file while the other
 /// workers run its shots, so the computing starts at once instead of after a whole pass of
 /// checking. A file held in memory ([`ShotSource::text`]) is parsed once, by the check,
@@ -41,7 +40,7 @@ pub struct Streamed {
 /// Nothing is written before every shot is checked (the outcomes computed meanwhile wait,
 /// at most [`AHEAD`] chunks; the parsed shots of a held file wait in memory, bounded by
 /// its text); a file with an error writes nothing. On a pool of one thread a file not
-/// held is read twice in turn, as [`check_stream`] and [`simulate_stream`] read it; so is
+/// held is read twice in turn, as [`check_stream`](super::check_stream) and [`simulate_stream`] read it; so is
 /// a file whose `board` or `physics` comes after its shots (they ran on the defaults while
 /// it was read).
 pub fn check_and_simulate_stream<W: Write>(
@@ -67,10 +66,18 @@ pub fn check_and_simulate_stream<W: Write>(
     if let Ran::Done(streamed) = ran {
         return Ok(streamed);
     }
-    let checked = check_stream(source, options.rules).map_err(StreamFailure::Input)?;
+    let checked = check_stream_until(source, options.rules, cancel);
+    let Some((checked, _)) = checked.map_err(StreamFailure::Input)? else {
+        // Stopped while checking: a whole file of no outcomes.
+        let written = write_chunks(std::iter::empty(), options, output, w)?;
+        return Ok(Streamed {
+            shots: None,
+            written,
+        });
+    };
     let written = simulate_stream(source, &checked, options, output, pool, cancel, w)?;
     Ok(Streamed {
-        shots: checked.shots,
+        shots: Some(checked.shots),
         written,
     })
 }
@@ -98,10 +105,12 @@ enum Ran {
 enum Verdict {
     /// Every shot is valid.
     Checked(Checked),
-    /// The first error, as [`check_stream`] reports it.
+    /// The first error, as [`check_stream`](super::check_stream) reports it.
     Failed(InputError),
     /// The file's `board` or `physics` came after its shots.
     BlocksAfterShots,
+    /// Stopped by the run's [`Cancel`] before it had read the whole file.
+    Stopped,
 }
 
 /// A chunk of shots to run; the first comes with the board and physics they run on (the
@@ -132,7 +141,7 @@ fn run_while_checking<'a, W: Write>(
     options: SimulateOptions,
     output: StreamOutput,
     pool: Option<&rayon::ThreadPool>,
-    cancel: &Cancel,
+    cancel: &'a Cancel,
     size: usize,
     w: W,
 ) -> Result<Ran, StreamFailure> {
@@ -163,9 +172,11 @@ fn run_while_checking<'a, W: Write>(
                     // Bounded: the check does not wait on the reading.
                     let (chunk_tx, chunk_rx) = sync_channel(1);
                     jobs.spawn(move |_| {
-                        let _ = verdict_tx.send(match check_stream_blocks(source, options.rules) {
-                            Ok((checked, false)) => Verdict::Checked(checked),
-                            Ok((_, true)) => Verdict::BlocksAfterShots,
+                        let checked = check_stream_until(source, options.rules, cancel);
+                        let _ = verdict_tx.send(match checked {
+                            Ok(Some((checked, false))) => Verdict::Checked(checked),
+                            Ok(Some((_, true))) => Verdict::BlocksAfterShots,
+                            Ok(None) => Verdict::Stopped,
                             Err(e) => Verdict::Failed(e),
                         });
                     });
@@ -189,16 +200,15 @@ fn run_while_checking<'a, W: Write>(
                     }
                 }
             });
-            let checked = match verdict_rx.recv() {
-                Ok(Verdict::Checked(checked)) => checked,
+            let shots = match verdict_rx.recv() {
+                Ok(Verdict::Checked(checked)) => Some(checked.shots),
+                // The runs stop too: the outcomes of the shots that finished are written.
+                Ok(Verdict::Stopped) => None,
                 Ok(Verdict::Failed(e)) => return Err(StreamFailure::Input(e)),
                 Ok(Verdict::BlocksAfterShots) | Err(_) => return Ok(Ran::InTurn),
             };
             let written = write_chunks(done_rx.into_iter(), options, output, w)?;
-            Ok(Ran::Done(Streamed {
-                shots: checked.shots,
-                written,
-            }))
+            Ok(Ran::Done(Streamed { shots, written }))
         })
     };
     match pool {
@@ -268,6 +278,7 @@ fn simulate_held_here<W: Write>(
         Verdict::Checked(checked) => checked,
         Verdict::Failed(e) => return Err(StreamFailure::Input(e)),
         Verdict::BlocksAfterShots => return Ok(Ran::InTurn),
+        Verdict::Stopped => unreachable!("the check of a held text reads it whole"),
     };
     drop(chunk_tx);
     let runs = checked_runs(chunk_rx, true, options, output, pool, cancel)
@@ -277,7 +288,7 @@ fn simulate_held_here<W: Write>(
         None => write_chunks(std::iter::empty(), options, output, w)?,
     };
     Ok(Ran::Done(Streamed {
-        shots: checked.shots,
+        shots: Some(checked.shots),
         written,
     }))
 }
@@ -315,7 +326,7 @@ fn checked_runs<'a>(
     }))
 }
 
-/// Parses and checks the held `text` of `source` as [`check_stream`] does, sending every
+/// Parses and checks the held `text` of `source` as [`check_stream`](super::check_stream) does, sending every
 /// `size` valid shots to `tx` (the first chunk [`first_chunk`]; the board and physics with
 /// it, once checked) until the first wrong one; the verdict once the whole text is read.
 fn check_held(
