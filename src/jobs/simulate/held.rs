@@ -31,18 +31,23 @@ pub struct Streamed {
     pub written: usize,
 }
 
-/// [`check_stream`](super::check_stream) then [`simulate_stream`], with the same errors and the same bytes, the
-/// check overlapping the computing: a job on the pool checks the file while the other
-/// workers run its shots, so the computing starts at once instead of after a whole pass of
-/// checking. A file held in memory ([`ShotSource::text`]) is parsed once, by the check,
-/// which hands each chunk of valid shots over as it goes; a file not held is read again
-/// at once, on a thread of its own, a chunk at a time, so memory stays bounded by a chunk.
-/// Nothing is written before every shot is checked (the outcomes computed meanwhile wait,
-/// at most [`AHEAD`] chunks; the parsed shots of a held file wait in memory, bounded by
-/// its text); a file with an error writes nothing. On a pool of one thread a file not
-/// held is read twice in turn, as [`check_stream`](super::check_stream) and [`simulate_stream`] read it; so is
-/// a file whose `board` or `physics` comes after its shots (they ran on the defaults while
-/// it was read).
+/// [`check_stream`](super::check_stream) then [`simulate_stream`], with the same errors
+/// and the same bytes, the check overlapping the computing: a job on the pool checks the
+/// file while the other workers run its shots, so the computing starts at once instead of
+/// after a whole pass of checking. A file held in memory ([`ShotSource::text`]) is parsed
+/// once, by the check, which hands each chunk of valid shots over as it goes; a file not
+/// held is read again at once, on a thread of its own, a chunk at a time, so memory stays
+/// bounded by a chunk. Nothing is written before every shot is checked (the outcomes
+/// computed meanwhile wait, at most [`AHEAD`] chunks; the parsed shots of a held file wait
+/// in memory, bounded by its text); a file with an error writes nothing. On a pool of one
+/// thread a file not held is read twice in turn, as
+/// [`check_stream`](super::check_stream) and [`simulate_stream`] read it; so is a file
+/// whose `board` or `physics` comes after its shots (they ran on the defaults while it was
+/// read).
+///
+/// Stopped by `cancel` (within a shot; the check of a file not held, between two shots),
+/// the output is a whole file of the outcomes of the shots that finished, in order, and
+/// [`Streamed`] says how many (`shots` is `None` if the check had not read the file whole).
 pub fn check_and_simulate_stream<W: Write>(
     source: &dyn ShotSource,
     options: SimulateOptions,
@@ -326,9 +331,10 @@ fn checked_runs<'a>(
     }))
 }
 
-/// Parses and checks the held `text` of `source` as [`check_stream`](super::check_stream) does, sending every
-/// `size` valid shots to `tx` (the first chunk [`first_chunk`]; the board and physics with
-/// it, once checked) until the first wrong one; the verdict once the whole text is read.
+/// Parses and checks the held `text` of `source` as [`check_stream`](super::check_stream)
+/// does, sending every `size` valid shots to `tx` (the first chunk [`first_chunk`]; the
+/// board and physics with it, once checked) until the first wrong one; the verdict once
+/// the whole text is read.
 fn check_held(
     source: &dyn ShotSource,
     text: &str,
