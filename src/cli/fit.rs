@@ -6,6 +6,7 @@
 use super::args::{LayoutArg, Output, Threads, named};
 use super::failure::Failure;
 use super::output::{read_input, write_output};
+use super::signals::StopSignals;
 use crokinole::fit::{Coefficient, FitConfig};
 use crokinole::jobs;
 use crokinole::limits::MAX_FIT_ITERATIONS;
@@ -65,7 +66,8 @@ fn fraction(text: &str) -> Result<f64, String> {
 }
 
 /// `crokinole fit`: read and check the tracks file, fit on `threads` workers, write the
-/// physics blocks and the picture if asked, then the report.
+/// physics blocks and the picture if asked, then the report. Ctrl-C stops the fit within
+/// a simulation and writes nothing.
 pub fn run(a: Args) -> Result<(), Failure> {
     let text = read_input(&a.file)?;
     let tracks = jobs::fit::read(&text).map_err(Failure::Input)?;
@@ -81,11 +83,17 @@ pub fn run(a: Args) -> Result<(), Failure> {
         seed: a.seed,
         max_iterations: a.max_iterations,
     };
-    let fitted = a
-        .threads
-        .pool()?
-        .install(|| jobs::fit::fit(&tracks, &config))
+    let pool = a.threads.pool()?;
+    let signals = StopSignals::watch()?;
+    let fitted = pool
+        .install(|| jobs::fit::fit_until(&tracks, &config, signals.cancel()))
         .map_err(Failure::Input)?;
+    // Ctrl-C: a fit stopped part way has no result; nothing is written.
+    let Some(fitted) = fitted else {
+        return Err(signals.stopped(
+            "part of the fit: a fit stopped part way has no result; nothing was written".into(),
+        ));
+    };
     let svg = match &a.svg {
         Some(_) => {
             let title = format!("fit of {}", a.file.display());

@@ -436,6 +436,49 @@ fn ctrl_c_stops_the_check_of_a_large_file_at_once() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `crokinole fit` of 200 tracked shots (seconds): Ctrl-C stops it within a simulation,
+/// says a stopped fit has no result and writes nothing (no report, no blocks, no
+/// temporary file).
+#[test]
+fn ctrl_c_stops_a_fit_and_writes_nothing() {
+    let dir = scratch("fit");
+    let example: Value =
+        serde_json::from_str(&std::fs::read_to_string(fixture("tracks", "example.json")).unwrap())
+            .unwrap();
+    let mut many = example.clone();
+    let shots = example["shots"].as_array().unwrap();
+    many["shots"] = Value::Array(shots.iter().cycle().take(200).cloned().collect());
+    let file = dir.join("tracks.json");
+    std::fs::write(&file, many.to_string()).unwrap();
+    let (report, params) = (dir.join("report.txt"), dir.join("params.json"));
+    let (done, took) = stopped_after(
+        &[
+            "fit",
+            file.to_str().unwrap(),
+            "--threads",
+            "2",
+            "-o",
+            report.to_str().unwrap(),
+            "--physics-out",
+            params.to_str().unwrap(),
+        ],
+        Duration::from_millis(300),
+    );
+    let stderr = String::from_utf8_lossy(&done.stderr);
+    assert_eq!(done.status.code(), Some(130), "128 + SIGINT; {stderr}");
+    assert!(took < PROMPT, "stopped {took:?} after SIGINT; {stderr}");
+    assert!(
+        stderr.starts_with("stopped: SIGINT after part of the fit"),
+        "{stderr}"
+    );
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left, [std::ffi::OsString::from("tracks.json")]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn ctrl_c_stops_suggest_with_a_huge_budget_within_a_second() {
     let file = fixture("suggest", "takeout.json");

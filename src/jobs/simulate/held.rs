@@ -106,7 +106,7 @@ enum Ran {
     InTurn,
 }
 
-/// What the check found once it had read the whole file.
+/// What the check found: its verdict once it had read the whole file, or that it stopped.
 enum Verdict {
     /// Every shot is valid.
     Checked(Checked),
