@@ -429,6 +429,11 @@ pub(super) fn levenberg_marquardt(
             break;
         }
     }
+    // A stop may have skipped simulations of the last normal equations (zero columns) or
+    // of a trial: nothing computed after it is returned.
+    if stopped() {
+        return Err(Failed::Stopped);
+    }
     let observed: usize = eval.residuals.iter().map(Vec::len).sum();
     let free = problem.active(&normal).len();
     Ok(Solution {
