@@ -108,22 +108,15 @@ pub fn run(a: Args) -> Result<(), Failure> {
         None => written,
     }?;
     // Ctrl-C: the output holds the outcomes of the shots that finished, in order.
-    let finished = "the output holds the outcomes of the shots that finished, in order";
-    match streamed.shots {
-        Some(shots) if streamed.written < shots => {
-            let done = format!("{} of {shots} shots; {finished}", streamed.written);
-            return Err(signals.stopped(done));
-        }
-        None => {
-            let done = format!(
-                "{} shots, before the whole file was checked; {finished}",
-                streamed.written
-            );
-            return Err(signals.stopped(done));
-        }
-        Some(_) => {}
-    }
-    Ok(())
+    let written = streamed.written;
+    let done = match streamed.shots {
+        Some(shots) if written < shots => format!("{written} of {shots} shots"),
+        None => format!("{written} shots, before the whole file was checked"),
+        Some(_) => return Ok(()),
+    };
+    Err(signals.stopped(format!(
+        "{done}; the output holds the outcomes of the shots that finished, in order"
+    )))
 }
 
 /// A regular file on disk, opened again for each reading.

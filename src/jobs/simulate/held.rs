@@ -229,6 +229,12 @@ fn first_chunk(size: usize) -> usize {
     if size >= 512 { size / 8 } else { size }
 }
 
+/// Whether `board` and `physics` pass their checks, so shots may run on them (the check
+/// reports them if not).
+fn blocks_valid(board: &Board, physics: &Physics) -> bool {
+    check_board(board).is_ok() && check_physics(physics).is_ok()
+}
+
 /// The second reading of a file not held, for [`Feed::Reader`]: its shots to `tx` in
 /// chunks (`first`, then `size` each), the first with the board and physics known at its
 /// last shot, if they pass their checks (else nothing is run: the check reports them). An
@@ -245,7 +251,7 @@ fn read_to_run(
         let chunk = chunk.and_then(|(entries, board, physics)| {
             let blocks = if sent {
                 None
-            } else if check_board(board).is_ok() && check_physics(physics).is_ok() {
+            } else if blocks_valid(board, physics) {
                 Some((board.clone(), physics.clone()))
             } else {
                 return Err(InputError::new(
@@ -288,10 +294,7 @@ fn simulate_held_here<W: Write>(
     drop(chunk_tx);
     let runs = checked_runs(chunk_rx, true, options, output, pool, cancel)
         .map_err(StreamFailure::Input)?;
-    let written = match runs {
-        Some(runs) => write_chunks(runs, options, output, w)?,
-        None => write_chunks(std::iter::empty(), options, output, w)?,
-    };
+    let written = write_chunks(runs.into_iter().flatten(), options, output, w)?;
     Ok(Ran::Done(Streamed {
         shots: Some(checked.shots),
         written,
@@ -354,8 +357,7 @@ fn check_held(
         let _ = tx.send(Ok(CheckedChunk { blocks, entries }));
     };
     let mut each = |k: usize, entry, board: &Board, physics: &Physics| {
-        let ok = *blocks_ok
-            .get_or_insert_with(|| check_board(board).is_ok() && check_physics(physics).is_ok());
+        let ok = *blocks_ok.get_or_insert_with(|| blocks_valid(board, physics));
         if let Some(e) = found.checked(rules, k, entry, board, physics)
             && ok
         {
