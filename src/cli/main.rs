@@ -26,6 +26,7 @@ mod args;
 mod failure;
 mod fit;
 mod flick;
+mod held;
 mod match_cmd;
 mod merge;
 mod montecarlo;

@@ -5,6 +5,7 @@
 //! for), the library's `crokinole::io::laid_out`.
 
 use super::failure::Failure;
+use super::held::HeldText;
 use crokinole::InputError;
 use crokinole::io::FileKind;
 pub use crokinole::io::laid_out;
@@ -12,21 +13,17 @@ use std::io::{BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
 /// The text of `file` (`-` is standard input).
-pub fn read_input(file: &Path) -> Result<String, Failure> {
-    let mut bytes = Vec::new();
+pub fn read_input(file: &Path) -> Result<HeldText, Failure> {
     let read = if file == Path::new("-") {
-        std::io::stdin().lock().read_to_end(&mut bytes)
+        HeldText::read(std::io::stdin().lock())
     } else {
-        std::fs::File::open(file).and_then(|mut f| f.read_to_end(&mut bytes))
+        std::fs::File::open(file).and_then(|mut f| HeldText::read_file(&mut f))
     };
-    read.map_err(|e| Failure::Io(format!("cannot read `{}`: {e}", file.display())))?;
-    String::from_utf8(bytes).map_err(|e| {
+    let text = read.map_err(|e| Failure::Io(format!("cannot read `{}`: {e}", file.display())))?;
+    text.map_err(|offset| {
         Failure::Input(InputError::new(
             "file",
-            format!(
-                "not valid UTF-8 (bad byte at offset {})",
-                e.utf8_error().valid_up_to()
-            ),
+            format!("not valid UTF-8 (bad byte at offset {offset})"),
         ))
     })
 }
@@ -40,7 +37,7 @@ const SNIFF_BYTES: u64 = 1 << 16;
 /// given to the wrong command costs neither the time nor the memory of reading it. A
 /// smaller file is read and refused by the command's reader as before (its message then
 /// also names the kind).
-pub fn read_input_of(file: &Path, expected: FileKind) -> Result<String, Failure> {
+pub fn read_input_of(file: &Path, expected: FileKind) -> Result<HeldText, Failure> {
     if file != Path::new("-")
         && let Ok(f) = std::fs::File::open(file)
     {

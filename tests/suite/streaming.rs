@@ -150,6 +150,32 @@ fn chunks_meet_exactly_past_the_first_chunk() {
     assert!(read == whole(&text, &["--rules"]).unwrap());
 }
 
+#[test]
+fn a_file_of_4_mib_or_more_held_in_huge_pages_gives_the_same_bytes() {
+    // The CLI reads a file of 4 MiB or more into memory of its own, in 2 MiB pages
+    // (src/cli/held.rs); a page boundary then falls inside the shots. Padded with spaces
+    // between the shots to just over 4 MiB, the example prints what it prints unpadded,
+    // and a byte that is not UTF-8 beyond the first huge page is refused at its offset.
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/example.json");
+    let text = std::fs::read_to_string(&example).unwrap();
+    let cut = text.find("\"shots\"").expect("the example has shots");
+    let padding = " ".repeat((4 << 20) + 4097 - text.len());
+    let padded = format!("{}{padding}{}", &text[..cut], &text[cut..]);
+    let dir = scratch("huge");
+    let path = dir.join("padded.json");
+    std::fs::write(&path, &padded).unwrap();
+    assert_streams_as_whole(path.to_str().unwrap(), &[]);
+    assert_streams_as_whole(path.to_str().unwrap(), &["--rules", "--compact"]);
+    let mut bytes = padded.into_bytes();
+    let at = (2 << 20) + 5;
+    bytes[at] = 0xff;
+    std::fs::write(&path, &bytes).unwrap();
+    run(&["simulate", path.to_str().unwrap()], None).assert_refused(
+        "a bad byte in the second huge page",
+        &[&format!("not valid UTF-8 (bad byte at offset {at})")],
+    );
+}
+
 /// A text given only as a reader, as a large file is.
 struct Unheld<'a>(&'a [u8]);
 
