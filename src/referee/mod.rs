@@ -9,7 +9,8 @@
 //! - [`transport`]: [`Conn`], a child's stdio or a TCP stream, read and written by threads
 //!   of their own with bounded lines.
 //! - [`log`]: the log's lines ([`LogSink`]) and the observer each line is shown to.
-//! - [`run`]: [`run_match`], a match from `hello` to `game_end`.
+//! - [`run`]: [`run_match`], a match from `hello` to `game_end`; [`resume_match`], the same
+//!   match again with its built-ins' flicks from an earlier run.
 //! - [`replay`]: [`replay_log`], a log checked against the seed and the engine.
 //! - [`players`]: starting the programs and accepting TCP players.
 //! - [`tournament`]: round robins, their standings; [`rating`]: Bradley-Terry ratings.
@@ -35,7 +36,7 @@ pub use config::{MatchConfig, PlayerSpec, SeatConfig, seed_commitment};
 pub use log::{LogSink, Observer};
 pub use players::{accept_players, join_tokens, play_match, start_players};
 pub use replay::{ReplayError, ReplayReport, replay_log, replay_log_until};
-pub use run::{MatchError, MatchOutcome, Player, run_match};
+pub use run::{MatchError, MatchOutcome, Player, resume_match, run_match};
 pub use table::{End, Table};
 pub use tournament::{TournamentConfig, parse_tournament, run_tournament};
 pub use transport::Conn;

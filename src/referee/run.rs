@@ -2,6 +2,9 @@
 //! with the shooter's clock, the flick checked (one more try after a bad one), played with
 //! the seat's noise and broadcast, rounds and the end, every message logged; a player that
 //! hangs, floods, writes garbage, exits or disconnects forfeits and never stalls it.
+//! [`resume_match`] plays the same match again taking its built-ins' first flicks from an
+//! earlier run instead of deciding them (the page watching a match asks for it again one
+//! shot longer each time).
 
 use crate::cancel::Cancel;
 use crate::error::InputError;
@@ -88,6 +91,11 @@ struct Referee<'l, 'a> {
     names: Vec<(u8, String)>,
     log: &'l mut LogSink<'a>,
     cancel: &'a Cancel,
+    /// Flicks the built-in seats play in turn order before they decide any (a match
+    /// resumed from an earlier run: [`resume_match`]).
+    decided: std::collections::VecDeque<crate::montecarlo::PlayerFlick>,
+    /// How many of `decided` were played.
+    taken: usize,
 }
 
 /// Referees the match of `config` between `players` (one per seat in play, in seat order),
@@ -100,6 +108,23 @@ pub fn run_match<'a>(
     players: Vec<Player>,
     log: &mut LogSink<'a>,
     cancel: &'a Cancel,
+) -> Result<MatchOutcome, MatchError> {
+    resume_match(config, players, log, cancel, Vec::new())
+}
+
+/// [`run_match`], the built-in seats' first turns played with `decided` (in turn order)
+/// instead of the flicks their strategies would choose: the flicks they chose in an earlier
+/// run of the same match, which they would choose again (a built-in's decision is a pure
+/// function of the position and the seed's draw for its turn), so the match is the same
+/// while its costly part, the deciding, is skipped. Once `decided` is used up the
+/// strategies decide. Each flick is checked as a program's is: an illegal one is an
+/// [`MatchError::Input`] naming it (`decided[k]`), before anything of its turn is played.
+pub fn resume_match<'a>(
+    config: &'a MatchConfig,
+    players: Vec<Player>,
+    log: &mut LogSink<'a>,
+    cancel: &'a Cancel,
+    decided: Vec<crate::montecarlo::PlayerFlick>,
 ) -> Result<MatchOutcome, MatchError> {
     config.check().map_err(MatchError::Input)?;
     let table = Table::new(config).map_err(MatchError::Input)?;
@@ -122,6 +147,8 @@ pub fn run_match<'a>(
         names: Vec::new(),
         log,
         cancel,
+        decided: decided.into(),
+        taken: 0,
     };
     let result = referee.run();
     let stopped = matches!(result, Err(MatchError::Stopped));
@@ -352,13 +379,25 @@ impl Referee<'_, '_> {
         let k = self.index(seat);
         if let Player::Builtin(strategy) = &self.players[k].1 {
             let strategy = *strategy;
-            let flick = self
-                .table
-                .decide(&strategy, self.cancel)
-                .map_err(|e| match e {
-                    PlayError::Stopped { .. } => MatchError::Stopped,
-                    e => MatchError::Play(e),
-                })?;
+            let flick = match self.decided.pop_front() {
+                Some(flick) => {
+                    self.table.check_flick(&flick).map_err(|e| {
+                        MatchError::Input(InputError::new(
+                            format!("decided[{}]", self.taken),
+                            e.to_string(),
+                        ))
+                    })?;
+                    self.taken += 1;
+                    flick
+                }
+                None => self
+                    .table
+                    .decide(&strategy, self.cancel)
+                    .map_err(|e| match e {
+                        PlayError::Stopped { .. } => MatchError::Stopped,
+                        e => MatchError::Play(e),
+                    })?,
+            };
             if self.cancel.is_cancelled() {
                 return Err(MatchError::Stopped);
             }

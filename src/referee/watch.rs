@@ -3,17 +3,21 @@
 //! seat to the network), read from a small JSON request ([`parse_watch`]), refereed up to
 //! a number of shots. Built-ins and the seed make the match deterministic, so the page
 //! asks for the match up to one shot more each time and the server plays it again from
-//! the start: nothing is kept between requests.
+//! the start, taking the flicks it decided last time from [`Watched::flicks`] (kept by the
+//! server, never taken from the page) so that only the new shot is decided.
 
 use crate::board::Board;
 use crate::cancel::Cancel;
 use crate::error::InputError;
 use crate::io::match_protocol::Clock;
+use crate::io::match_protocol::{PlayerMsg, parse_player_msg};
+use crate::montecarlo::PlayerFlick;
 use crate::montecarlo::{Noise, SkillLevel};
 use crate::params::Physics;
 use crate::referee::config::{MAX_CLOCK_S, MatchConfig, PlayerSpec, SeatConfig};
-use crate::referee::players::play_match;
-use crate::referee::run::MatchError;
+use crate::referee::log::LogSink;
+use crate::referee::players::start_players;
+use crate::referee::run::{MatchError, resume_match};
 use crate::rules::{Ruleset, seats_in_play};
 use serde_json::{Map, Value};
 use std::cell::RefCell;
@@ -188,13 +192,27 @@ pub struct Watched {
     pub log: String,
     /// Whether the game ended.
     pub over: bool,
+    /// The flicks the built-ins played, in turn order: `decided` for the next request of
+    /// the same match ([`watch_match`]).
+    pub flicks: Vec<PlayerFlick>,
+    /// How many of them the strategies decided in this call (the others came from
+    /// `decided`).
+    pub decisions: usize,
 }
 
-/// Referees the match of `config` (built-in players only) up to `shots` shots (at least
-/// 1) or its end, watching `cancel` (the request's budget: `Err(MatchError::Stopped)`).
+/// Referees the match of `config` (built-in players only) up to `shots` shots (at
+/// least one) or its end, watching `cancel` (the request's budget:
+/// `Err(MatchError::Stopped)`).
+///
+/// `decided`: the flicks an earlier call on the same `config` returned
+/// ([`Watched::flicks`]), played instead of deciding them again ([`resume_match`]): the
+/// same match, the page's `N`th request then deciding one flick instead of `N`. Give
+/// only flicks this function returned for this `config`: others make another match (an
+/// illegal one is refused, [`MatchError::Input`]).
 pub fn watch_match(
     config: &MatchConfig,
     shots: usize,
+    decided: Vec<PlayerFlick>,
     cancel: &Cancel,
 ) -> Result<Watched, MatchError> {
     if let Some(k) = config
@@ -207,13 +225,21 @@ pub fn watch_match(
             "a watched match takes built-in strategies only",
         )));
     }
+    let given = decided.len();
     let enough = cancel.child();
     let counted = RefCell::new(0usize);
+    let flicks = RefCell::new(Vec::new());
     let observer = |line: &str| {
         let Ok(v) = serde_json::from_str::<Value>(line) else {
             return;
         };
         let msg = &v["msg"];
+        if v["dir"] == "from"
+            && msg["type"] == "flick"
+            && let Ok(PlayerMsg::Flick(f)) = parse_player_msg(&msg.to_string())
+        {
+            flicks.borrow_mut().push(f);
+        }
         if v["dir"] == "to" && msg["type"] == "shot" && msg["seat"] == v["seat"] {
             *counted.borrow_mut() += 1;
             if *counted.borrow() >= shots.max(1) {
@@ -222,21 +248,22 @@ pub fn watch_match(
         }
     };
     let mut out: Vec<u8> = Vec::new();
-    let result = play_match(
-        config,
-        Vec::new(),
-        Box::new(&mut out),
-        None,
-        Box::new(observer),
-        &enough,
-    );
+    config.check().map_err(MatchError::Input)?;
+    let players = start_players(config, None, Vec::new())?;
+    let result = {
+        let mut sink = LogSink::new(Box::new(&mut out), Box::new(observer));
+        resume_match(config, players, &mut sink, &enough, decided)
+    };
     let over = match result {
         Ok(_) => true,
         Err(MatchError::Stopped) if !cancel.is_cancelled() => false,
         Err(e) => return Err(e),
     };
+    let flicks = flicks.into_inner();
     Ok(Watched {
         log: String::from_utf8_lossy(&out).into_owned(),
         over,
+        decisions: flicks.len().saturating_sub(given),
+        flicks,
     })
 }

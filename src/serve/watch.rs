@@ -3,16 +3,64 @@
 //! match between built-in strategies played up to a number of shots, for the page to
 //! watch it shot by shot. Thin shells over [`crate::referee::match_view`] and
 //! [`crate::referee::watch_match`]; both are heavy (they pass the gate) and watch the
-//! request's time budget.
+//! request's time budget. The flicks a watched match's built-ins decided are kept
+//! (`Decided`) so that the page's next request, one shot longer, decides one flick
+//! instead of all of them again.
 
 use crate::cancel::{Cancel, CancelReason, Cancelled};
+use crate::montecarlo::PlayerFlick;
 use crate::referee::{MatchError, match_view, parse_watch, watch_match};
 use crate::serve::api::{Limits, Query, Reply};
 use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+use std::collections::VecDeque;
+use std::sync::Mutex;
 
 /// Most shots one `/api/match/watch` request may ask for (`shots`): ten rounds (the most a
 /// watched match may have) of 24 shots.
 pub const MAX_WATCH_SHOTS: u64 = 240;
+
+/// Watched matches whose decided flicks `Decided` keeps: the latest this many.
+pub const KEPT_MATCHES: usize = 64;
+
+/// The flicks the built-ins of the last [`KEPT_MATCHES`] watched matches decided, by the
+/// SHA-256 of the watch request's body (the same bytes, the same match: built-ins and a
+/// seed make it deterministic), the most recently used last. At most 64 matches of at most
+/// 240 flicks: about 1 MB. The server's own results only: nothing a request sends is put
+/// here but the key, so a page cannot make another page's match differ; a match found
+/// here is the one the request would have played from its start (tested).
+struct Decided(Mutex<VecDeque<([u8; 32], Vec<PlayerFlick>)>>);
+
+static DECIDED: Decided = Decided(Mutex::new(VecDeque::new()));
+
+impl Decided {
+    fn entries(&self) -> std::sync::MutexGuard<'_, VecDeque<([u8; 32], Vec<PlayerFlick>)>> {
+        // A panic elsewhere while it was held leaves whole entries: keep using them.
+        self.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The flicks kept for `key`, if any.
+    fn get(&self, key: &[u8; 32]) -> Vec<PlayerFlick> {
+        let entries = self.entries();
+        let found = entries.iter().find(|(k, _)| k == key);
+        found.map(|(_, f)| f.clone()).unwrap_or_default()
+    }
+
+    /// Keeps `flicks` for `key` (the longer of them and what was kept), the most recent.
+    fn put(&self, key: [u8; 32], flicks: Vec<PlayerFlick>) {
+        let mut entries = self.entries();
+        let kept = entries.iter().position(|(k, _)| *k == key);
+        let old = kept.and_then(|at| entries.remove(at)).map(|(_, f)| f);
+        let flicks = match old {
+            Some(old) if old.len() > flicks.len() => old,
+            _ => flicks,
+        };
+        entries.push_back((key, flicks));
+        while entries.len() > KEPT_MATCHES {
+            entries.pop_front();
+        }
+    }
+}
 
 fn utf8(body: &[u8]) -> Result<&str, Reply> {
     std::str::from_utf8(body).map_err(|e| {
@@ -53,7 +101,8 @@ pub fn replay(query: &Query, body: &[u8], limits: &Limits, cancel: &Cancel) -> R
 
 /// `POST /api/match/watch?shots=N&seen=K&log`: a watch request (built-in strategies only)
 /// in; the match refereed up to `N` shots (default 1, at most [`MAX_WATCH_SHOTS`]) or its
-/// end, played again from its start: `{"over": whether the game ended, "view": the replay
+/// end, played again from its start (its built-ins' flicks kept from earlier requests,
+/// `Decided`, so only new shots are decided): `{"over": whether the game ended, "view": the replay
 /// view of its log, "log": the log so far}`. With `seen=K` (0 to `N`) the view's shots
 /// start at shot `K` (`view.from`: the page has the earlier ones); the log is in the
 /// answer only once the game is over or with `log`, so watching a match shot by shot sends
@@ -87,12 +136,15 @@ pub fn watch(query: &Query, body: &[u8], limits: &Limits, cancel: &Cancel) -> Re
         let shots = number("shots", 1, 1, MAX_WATCH_SHOTS)?;
         let seen = number("seen", 0, 0, shots)? as usize;
         let config = parse_watch(utf8(body)?).map_err(|e| Reply::bad(format!("watch: {e}")))?;
-        let watched = match watch_match(&config, shots as usize, cancel) {
+        let key: [u8; 32] = Sha256::digest(body).into();
+        let decided = DECIDED.get(&key);
+        let watched = match watch_match(&config, shots as usize, decided, cancel) {
             Ok(w) => w,
             Err(MatchError::Stopped) => return Err(stopped(cancel)),
             Err(MatchError::Input(e)) => return Err(Reply::bad(format!("watch: {e}"))),
             Err(e) => return Err(Reply::error(500, format!("the match failed: {e}"))),
         };
+        DECIDED.put(key, watched.flicks);
         let mut view = match match_view(&watched.log, limits.max_log_shots, usize::MAX, cancel) {
             Ok(Some(view)) => view.json,
             Ok(None) => return Err(stopped(cancel)),

@@ -7,6 +7,7 @@
 
 use crate::binary::scratch;
 use crokinole::cancel::Cancel;
+use crokinole::referee::{MatchError, parse_watch, watch_match};
 use crokinole::serve::Limits;
 use crokinole::serve::api::{Query, simulate};
 use crokinole::serve::watch::{MAX_WATCH_SHOTS, replay, watch};
@@ -334,4 +335,111 @@ fn a_match_logs_forfeited_shots_are_shown_with_their_reason_and_no_shot_file() {
     let (status, v) = call(crokinole::serve::api::replay, "", &log, &limits);
     assert_eq!(status, 400);
     assert!(v["error"].as_str().unwrap().contains("/api/match/replay"));
+}
+
+/// The shot messages of a match log (what a replay of the match shows), in order.
+fn shot_lines(log: &str) -> Vec<Value> {
+    log.lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|v| v["dir"] == "to" && v["msg"]["type"] == "shot" && v["msg"]["seat"] == v["seat"])
+        .map(|v| v["msg"].clone())
+        .collect()
+}
+
+#[test]
+fn a_match_resumed_from_its_decided_flicks_is_the_match_played_from_its_start() {
+    // Two greedy players with noise, two rounds (32 shots): decided from the start, then
+    // resumed from the flicks of 5, 20 and 40 shots (more than asked: none decided).
+    let mut body = request();
+    body["seats"][1]["player"] = json!("builtin:greedy:k=3");
+    body["max_rounds"] = json!(2);
+    let config = parse_watch(&body.to_string()).unwrap();
+    let whole = watch_match(&config, 24, Vec::new(), &Cancel::never()).unwrap();
+    assert_eq!(whole.decisions, 24);
+    assert_eq!(whole.flicks.len(), 24);
+    let expected = shot_lines(&whole.log);
+    assert_eq!(expected.len(), 24);
+    for from in [5, 20, 40] {
+        let earlier = watch_match(&config, from, Vec::new(), &Cancel::never()).unwrap();
+        let resumed = watch_match(&config, 24, earlier.flicks.clone(), &Cancel::never()).unwrap();
+        assert_eq!(
+            resumed.decisions,
+            24usize.saturating_sub(earlier.flicks.len())
+        );
+        assert!(
+            resumed.flicks == whole.flicks,
+            "from {from}: the flicks differ"
+        );
+        assert!(
+            shot_lines(&resumed.log) == expected,
+            "from {from}: the shots differ"
+        );
+    }
+}
+
+#[test]
+fn a_resumed_match_plays_the_flicks_it_is_given_and_refuses_an_illegal_one() {
+    let config = parse_watch(&request().to_string()).unwrap();
+    let first = watch_match(&config, 1, Vec::new(), &Cancel::never()).unwrap();
+    // Another legal flick: played as given, not decided again.
+    let mut other = first.flicks[0];
+    other.speed *= 0.5;
+    let resumed = watch_match(&config, 1, vec![other], &Cancel::never()).unwrap();
+    assert_eq!(resumed.decisions, 0);
+    assert_eq!(resumed.flicks, vec![other]);
+    let shot = &shot_lines(&resumed.log)[0];
+    assert_eq!(shot["intended"]["speed"], json!(other.speed), "{shot}");
+    // An offset off the shooting line: refused, naming the flick.
+    let mut illegal = first.flicks[0];
+    illegal.offset = 1.0;
+    match watch_match(&config, 1, vec![illegal], &Cancel::never()) {
+        Err(MatchError::Input(e)) => assert_eq!(e.field, "decided[0]", "{e}"),
+        other => panic!("expected decided[0] refused, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_match_watched_a_shot_at_a_time_is_the_match_watched_at_once() {
+    // The endpoint keeps each match's decided flicks: request k + 1 decides one. What it
+    // shows, shot by shot, is the match played whole from its start without them.
+    let mut body = request();
+    body["seed"] = json!(1234);
+    let text = body.to_string();
+    let mut shown = Vec::new();
+    let mut over = false;
+    let mut k = 0;
+    while !over {
+        let (status, v) = call(
+            watch,
+            &format!("shots={}&seen={k}", k + 1),
+            &text,
+            &Limits::default(),
+        );
+        assert_eq!(status, 200, "{v}");
+        shown.extend(
+            v["view"]["log"]["shots"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .cloned(),
+        );
+        over = v["over"] == true;
+        k += 1;
+    }
+    // The same request with a space more: other bytes, so nothing kept for it; played
+    // from its start.
+    let (_, at_once) = call(
+        watch,
+        &format!("shots={MAX_WATCH_SHOTS}"),
+        &format!("{text} "),
+        &Limits::default(),
+    );
+    let at_once = at_once["view"]["log"]["shots"].as_array().unwrap().clone();
+    assert_eq!(shown.len(), 16);
+    assert_eq!(at_once.len(), 16);
+    for (k, (a, b)) in shown.iter().zip(&at_once).enumerate() {
+        for key in ["seat", "intended", "executed", "outcome", "scores"] {
+            assert_eq!(a[key], b[key], "shot {k}: {key}");
+        }
+    }
 }

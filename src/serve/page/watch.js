@@ -2,7 +2,7 @@
 // (/api/match/replay: each shot's seat, flicks, forfeit, round end, the result and
 // whether the log verified), and a match between built-in strategies started here and
 // watched live (/api/match/watch?shots=N: the server plays the match again from its seed
-// up to one shot more each time; the page animates the new shot). Loaded before app.js,
+// up to one shot more each time, deciding only the new shot; the page animates it). Loaded before app.js,
 // whose board and helpers it uses, and after replay.js (docs/serve.md, docs/match.md).
 "use strict";
 
