@@ -44,6 +44,7 @@ pub(crate) use outcome_file::{lay_outcomes, write_laid_outcome_stream};
 pub use play_file::{
     game_log_json, games_summary_json, parse_game_log, parse_noise_json, replay_json,
 };
+pub use shot_file::blocks::read_shot_blocks;
 pub use shot_file::{
     EachShot, StreamStop, StreamedBlocks, params_json, parse_shot_file, read_shot_stream,
     read_shot_text, shot_file_json,

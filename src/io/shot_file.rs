@@ -13,6 +13,8 @@ use crate::validate::{check_board, check_physics};
 use glam::DVec2;
 use serde::{Deserialize, Serialize};
 
+pub(super) mod blocks;
+
 /// The whole file. `description` is accepted (the shared benchmark files carry one) and
 /// ignored.
 #[derive(Deserialize)]

@@ -9,7 +9,7 @@ use super::whole::ShotFile;
 use crate::board::Board;
 use crate::cancel::Cancel;
 use crate::error::InputError;
-use crate::io::{EachShot, FileKind, StreamStop, StreamedBlocks, read_shot_stream, read_shot_text};
+use crate::io::{EachShot, FileKind, StreamStop, StreamedBlocks, read_shot_blocks, read_shot_text};
 use crate::params::Physics;
 use crate::rules::{Ruleset, ShotEntry, check_rules};
 use crate::validate::{check_board, check_physics};
@@ -30,17 +30,14 @@ pub trait ShotSource: Sync {
 }
 
 /// Reads the shot file in `source` a shot at a time ([`read_shot_text`] if it is held,
-/// else [`read_shot_stream`]).
+/// else [`read_shot_blocks`]).
 pub(super) fn read_source(
     source: &dyn ShotSource,
     each: &mut EachShot<'_>,
 ) -> Result<StreamedBlocks, StreamStop> {
     match source.text() {
         Some(text) => read_shot_text(text, each),
-        None => match source.open() {
-            Ok(reader) => read_shot_stream(reader, each),
-            Err(e) => Err(StreamStop::Json(serde_json::Error::io(e))),
-        },
+        None => read_shot_blocks(&|| source.open(), each),
     }
 }
 
@@ -95,9 +92,10 @@ pub(super) fn of_kind_start(e: InputError, source: &dyn ShotSource) -> InputErro
     }
 }
 
-/// Files up to this size, in bytes (16 MiB), are best held in memory ([`Text`]): parsed in
-/// place, twice, they cost a fraction of reading them through `serde_json`'s reader, and
-/// the bound on memory stays a constant. A JSON error in a file up to this size is
+/// Files up to this size, in bytes (16 MiB), are best held in memory ([`Text`]): parsed
+/// once, in place, they cost less than reading them twice in blocks
+/// ([`read_shot_blocks`](crate::io::read_shot_blocks)), and the bound on memory stays a
+/// constant. A JSON error in a file up to this size is
 /// reported from the whole text, so its message is exactly [`ShotFile::read`]'s; a larger
 /// file's error is found by scanning it again up to the error, whose column may then lie
 /// one byte further on (the streaming parser counts the byte it peeked at).
