@@ -346,26 +346,19 @@ fn shot_lines(log: &str) -> Vec<Value> {
         .collect()
 }
 
-#[test]
-fn a_match_resumed_from_its_decided_flicks_is_the_match_played_from_its_start() {
-    // Two greedy players with noise, two rounds (32 shots): decided from the start, then
-    // resumed from the flicks of 5, 20 and 40 shots (more than asked: none decided).
-    let mut body = request();
-    body["seats"][1]["player"] = json!("builtin:greedy:k=3");
-    body["max_rounds"] = json!(2);
+/// `body`'s match to shot `n` (at most its length), decided from its start, then resumed
+/// from the flicks of 5, `n - 4` and `n + 16` shots: the same flicks and shots.
+fn assert_resumes(body: &Value, n: usize) {
     let config = parse_watch(&body.to_string()).unwrap();
-    let whole = watch_match(&config, 24, Vec::new(), &Cancel::never()).unwrap();
-    assert_eq!(whole.decisions, 24);
-    assert_eq!(whole.flicks.len(), 24);
+    let whole = watch_match(&config, n, Vec::new(), &Cancel::never()).unwrap();
+    assert_eq!(whole.decisions, n);
+    assert_eq!(whole.flicks.len(), n);
     let expected = shot_lines(&whole.log);
-    assert_eq!(expected.len(), 24);
-    for from in [5, 20, 40] {
+    assert_eq!(expected.len(), n);
+    for from in [5, n - 4, n + 16] {
         let earlier = watch_match(&config, from, Vec::new(), &Cancel::never()).unwrap();
-        let resumed = watch_match(&config, 24, earlier.flicks.clone(), &Cancel::never()).unwrap();
-        assert_eq!(
-            resumed.decisions,
-            24usize.saturating_sub(earlier.flicks.len())
-        );
+        let resumed = watch_match(&config, n, earlier.flicks.clone(), &Cancel::never()).unwrap();
+        assert_eq!(resumed.decisions, n.saturating_sub(earlier.flicks.len()));
         assert!(
             resumed.flicks == whole.flicks,
             "from {from}: the flicks differ"
@@ -375,6 +368,25 @@ fn a_match_resumed_from_its_decided_flicks_is_the_match_played_from_its_start() 
             "from {from}: the shots differ"
         );
     }
+}
+
+#[test]
+fn a_match_resumed_from_its_decided_flicks_is_the_match_played_from_its_start() {
+    // Two greedy players with noise over two rounds (32 shots), to shot 24; four players
+    // of every kind over one round (24 shots), to its end.
+    let mut two = request();
+    two["seats"][1]["player"] = json!("builtin:greedy:k=3");
+    two["max_rounds"] = json!(2);
+    assert_resumes(&two, 24);
+    let mut four = request();
+    four["players"] = json!(4);
+    four["seats"] = json!([
+        {"player": "builtin:greedy", "skill": "elite"},
+        {"player": "builtin:random"},
+        {"player": "builtin:greedy:k=2", "skill": "casual"},
+        {"player": "builtin:random", "skill": "club"}
+    ]);
+    assert_resumes(&four, 24);
 }
 
 #[test]
