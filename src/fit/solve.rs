@@ -259,10 +259,8 @@ pub fn fit_until(
             coefs: free.iter().map(|c| c.get(base)).collect(),
             launches: launches.clone(),
         };
-        let solution = match staged(&problem, start, config.max_iterations) {
-            Ok(solution) => solution,
-            Err(Failed::Stopped) => return Ok(None),
-            Err(Failed::Input(e)) => return Err(e),
+        let Some(solution) = unless_stopped(staged(&problem, start, config.max_iterations))? else {
+            return Ok(None);
         };
         iterations += solution.iterations;
         let estimates = estimates(&problem, &solution);
@@ -328,10 +326,8 @@ pub fn fit_until(
             .collect::<Vec<_>>();
         let mut all = Vec::new();
         for (&k, result) in held.iter().zip(results) {
-            let (launch, sim) = match result {
-                Ok(fitted) => fitted,
-                Err(Failed::Stopped) => return Ok(None),
-                Err(Failed::Input(e)) => return Err(e.in_shot(k)),
+            let Some((launch, sim)) = unless_stopped(result).map_err(|e| e.in_shot(k))? else {
+                return Ok(None);
             };
             let (rms, max, distances) = errors(&tracks.shots[k], &sim);
             all.extend(distances);
@@ -370,6 +366,16 @@ pub fn fit_until(
         contacts,
         holdout,
     }))
+}
+
+/// A solver's result as [`fit_until`] reports it: stopped, `None`; a wrong input, its
+/// error.
+fn unless_stopped<T>(result: Result<T, Failed>) -> Result<Option<T>, InputError> {
+    match result {
+        Ok(value) => Ok(Some(value)),
+        Err(Failed::Stopped) => Ok(None),
+        Err(Failed::Input(e)) => Err(e),
+    }
 }
 
 /// The value at rank `ceil(p n)` of the sorted `v` (0 if empty).
