@@ -6,6 +6,9 @@
 //! rayon pool. Figures are simulation only: the shot file is parsed and validated outside
 //! the timing.
 
+#[path = "common/bench_file.rs"]
+mod bench_file;
+use bench_file::bench_file;
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use crokinole::io::parse_shot_file;
 use crokinole::rules::ShotEntry;
@@ -33,20 +36,8 @@ fn worlds(board: &Board, physics: &Physics, shots: &[crokinole::Shot]) -> Vec<Wo
 fn benches(c: &mut Criterion) {
     // The 200-shot fixtures, or the full benchmark files of the same names from the folder
     // `CROKINOLE_BENCH_DIR` names (docs/shot-file.md, "The benchmark files").
-    let (opening, crowded) = match std::env::var("CROKINOLE_BENCH_DIR") {
-        Ok(dir) => {
-            let read = |name: &str| {
-                let path = std::path::Path::new(&dir).join(name);
-                std::fs::read_to_string(&path)
-                    .unwrap_or_else(|e| panic!("CROKINOLE_BENCH_DIR: {}: {e}", path.display()))
-            };
-            (load(&read("opening.json")), load(&read("crowded.json")))
-        }
-        Err(_) => (
-            load(include_str!("../fixtures/opening.json")),
-            load(include_str!("../fixtures/crowded.json")),
-        ),
-    };
+    let opening = load(&bench_file("opening.json"));
+    let crowded = load(&bench_file("crowded.json"));
 
     // A lone disc sliding in the open: the fast path of `World::step`.
     {

@@ -7,6 +7,9 @@
 //! Each shot is converted (seat and players checked) and dropped: the figures are parsing
 //! only, in bytes a second.
 
+#[path = "common/bench_file.rs"]
+mod bench_file;
+use bench_file::bench_file;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use crokinole::board::Board;
 use crokinole::error::InputError;
@@ -16,14 +19,7 @@ use crokinole::rules::ShotEntry;
 use std::hint::black_box;
 
 fn benches(c: &mut Criterion) {
-    let text = match std::env::var("CROKINOLE_BENCH_DIR") {
-        Ok(dir) => {
-            let path = std::path::Path::new(&dir).join("crowded.json");
-            std::fs::read_to_string(&path)
-                .unwrap_or_else(|e| panic!("CROKINOLE_BENCH_DIR: {}: {e}", path.display()))
-        }
-        Err(_) => include_str!("../fixtures/crowded.json").to_string(),
-    };
+    let text = bench_file("crowded.json");
     let mut group = c.benchmark_group("input/crowded");
     group.throughput(Throughput::Bytes(text.len() as u64));
     let each = |_: usize, entry: Result<ShotEntry, InputError>, _: &Board, _: &Physics| {

@@ -5,20 +5,16 @@
 //! figures are formatting only, and readable/compact is what the default output costs
 //! over `--compact`.
 
+#[path = "common/bench_file.rs"]
+mod bench_file;
+use bench_file::bench_file;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use crokinole::io::Layout;
 use crokinole::jobs::simulate::{ShotFile, SimulateOptions, simulate};
 use std::hint::black_box;
 
 fn benches(c: &mut Criterion) {
-    let text = match std::env::var("CROKINOLE_BENCH_DIR") {
-        Ok(dir) => {
-            let path = std::path::Path::new(&dir).join("crowded.json");
-            std::fs::read_to_string(&path)
-                .unwrap_or_else(|e| panic!("CROKINOLE_BENCH_DIR: {}: {e}", path.display()))
-        }
-        Err(_) => include_str!("../fixtures/crowded.json").to_string(),
-    };
+    let text = bench_file("crowded.json");
     let file = ShotFile::read(&text).expect("fixture parses");
     for (name, trace) in [("plain", None), ("trace10", Some(10))] {
         let options = SimulateOptions { rules: None, trace };

@@ -30,6 +30,19 @@ fn request() -> Value {
     })
 }
 
+/// Four built-ins of every kind, one round (24 shots).
+fn four_players() -> Value {
+    let mut r = request();
+    r["players"] = json!(4);
+    r["seats"] = json!([
+        {"player": "builtin:greedy", "skill": "elite"},
+        {"player": "builtin:random"},
+        {"player": "builtin:greedy:k=2", "skill": "casual"},
+        {"player": "builtin:random", "skill": "club"}
+    ]);
+    r
+}
+
 fn call(
     endpoint: fn(&Query, &[u8], &Limits, &Cancel) -> crokinole::serve::api::Reply,
     query: &str,
@@ -150,15 +163,12 @@ fn a_match_logs_shots_simulated_again_give_the_logged_outcomes() {
 
 #[test]
 fn a_four_player_match_is_watched_to_its_end() {
-    let mut r = request();
-    r["players"] = json!(4);
-    r["seats"] = json!([
-        {"player": "builtin:greedy", "skill": "elite"},
-        {"player": "builtin:random"},
-        {"player": "builtin:greedy:k=2", "skill": "casual"},
-        {"player": "builtin:random", "skill": "club"}
-    ]);
-    let (status, v) = call(watch, "shots=240", &r.to_string(), &Limits::default());
+    let (status, v) = call(
+        watch,
+        "shots=240",
+        &four_players().to_string(),
+        &Limits::default(),
+    );
     assert_eq!(status, 200, "{v}");
     assert_eq!(v["over"], true);
     assert_eq!(v["view"]["verified"], true, "{}", v["view"]["problem"]);
@@ -378,15 +388,7 @@ fn a_match_resumed_from_its_decided_flicks_is_the_match_played_from_its_start() 
     two["seats"][1]["player"] = json!("builtin:greedy:k=3");
     two["max_rounds"] = json!(2);
     assert_resumes(&two, 24);
-    let mut four = request();
-    four["players"] = json!(4);
-    four["seats"] = json!([
-        {"player": "builtin:greedy", "skill": "elite"},
-        {"player": "builtin:random"},
-        {"player": "builtin:greedy:k=2", "skill": "casual"},
-        {"player": "builtin:random", "skill": "club"}
-    ]);
-    assert_resumes(&four, 24);
+    assert_resumes(&four_players(), 24);
 }
 
 #[test]
