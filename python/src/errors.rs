@@ -10,7 +10,6 @@ use crokinole::io::FileKind;
 use pyo3::create_exception;
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::{PyErr, Python};
-use std::io::Read;
 use std::path::Path;
 use std::sync::mpsc::{RecvTimeoutError, channel};
 use std::time::Duration;
@@ -35,26 +34,23 @@ pub fn error(message: impl Into<String>) -> PyErr {
 
 /// `read_text(path)`: the text of a file, read and refused as the CLI reads its inputs.
 #[pyo3::pyfunction]
-pub fn read_text(path: std::path::PathBuf) -> Result<String, PyErr> {
-    read_file(&path)
+pub fn read_text(
+    py: Python<'_>,
+    path: std::path::PathBuf,
+) -> Result<pyo3::Bound<'_, pyo3::types::PyString>, PyErr> {
+    let text = read_file(&path)?;
+    Ok(pyo3::types::PyString::new(py, &text))
 }
 
-/// The text of `path`, as the CLI reads it: `OSError("cannot read `p`: ...")` if it cannot
-/// be read, `CrokinoleError` (field `file`) if it is not UTF-8.
-pub fn read_file(path: &Path) -> Result<String, PyErr> {
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|mut f| f.read_to_end(&mut bytes))
-        .map_err(|e| PyOSError::new_err(format!("cannot read `{}`: {e}", path.display())))?;
-    String::from_utf8(bytes).map_err(|e| {
-        input_error(InputError::new(
-            "file",
-            format!(
-                "not valid UTF-8 (bad byte at offset {})",
-                e.utf8_error().valid_up_to()
-            ),
-        ))
-    })
+/// The text of `path`, as the CLI reads it ([`crokinole::io::read_held`]):
+/// `OSError("cannot read `p`: ...")` if it cannot be read, `CrokinoleError` (field `file`)
+/// if it is not UTF-8.
+pub fn read_file(path: &Path) -> Result<crokinole::io::HeldText, PyErr> {
+    match crokinole::io::read_held(path) {
+        Ok(text) => Ok(text),
+        Err(crokinole::io::ReadFailure::Io(message)) => Err(PyOSError::new_err(message)),
+        Err(crokinole::io::ReadFailure::Input(e)) => Err(input_error(e)),
+    }
 }
 
 /// Input `text` refused while read as a file of kind `expected`: if it looks like a file of

@@ -26,7 +26,6 @@ mod args;
 mod failure;
 mod fit;
 mod flick;
-mod held;
 mod match_cmd;
 mod merge;
 mod montecarlo;

@@ -5,26 +5,23 @@
 //! for), the library's `crokinole::io::laid_out`.
 
 use super::failure::Failure;
-use super::held::HeldText;
 use crokinole::InputError;
 use crokinole::io::FileKind;
 pub use crokinole::io::laid_out;
+use crokinole::io::{HeldText, ReadFailure, read_held, read_held_from};
 use std::io::{BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
 /// The text of `file` (`-` is standard input).
 pub fn read_input(file: &Path) -> Result<HeldText, Failure> {
     let read = if file == Path::new("-") {
-        HeldText::read(std::io::stdin().lock())
+        read_held_from(file, std::io::stdin().lock())
     } else {
-        std::fs::File::open(file).and_then(|mut f| HeldText::read_file(&mut f))
+        read_held(file)
     };
-    let text = read.map_err(|e| Failure::Io(format!("cannot read `{}`: {e}", file.display())))?;
-    text.map_err(|offset| {
-        Failure::Input(InputError::new(
-            "file",
-            format!("not valid UTF-8 (bad byte at offset {offset})"),
-        ))
+    read.map_err(|e| match e {
+        ReadFailure::Io(message) => Failure::Io(message),
+        ReadFailure::Input(e) => Failure::Input(e),
     })
 }
 

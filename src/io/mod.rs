@@ -9,6 +9,7 @@ mod csv;
 mod file_kind;
 mod format;
 mod game_file;
+mod held;
 pub(crate) mod json_path;
 mod laid;
 pub mod match_protocol;
@@ -34,6 +35,7 @@ pub use format::{Layout, compact_json, laid_out};
 pub use game_file::{
     GAME_MAX_ROUNDS, GameFile, GameSeat, HUMAN, game_answer_json, parse_game_file,
 };
+pub use held::{HUGE_FROM, HeldText, ReadFailure, read_held, read_held_from};
 pub(crate) use laid::LaidElements;
 pub use outcome_file::{
     OutcomeFile, OutcomeItem, StreamWriteError, flick_answer_json, outcome_file_text,

@@ -1,5 +1,6 @@
-//! [`HeldText`]: an input file read whole into memory, as UTF-8, for the commands that parse
-//! it in place ([`read_input`](super::output::read_input)).
+//! [`HeldText`]: an input file read whole into memory, as UTF-8, for the front ends that
+//! parse it in place: the command line's inputs and the Python package's paths
+//! ([`read_held`], with the messages both print).
 //!
 //! Why not a `String`: a large file's buffer (4 MiB or more, on Linux) is mapped on its own
 //! and asked to be backed by 2 MiB pages (`madvise(MADV_HUGEPAGE)`). Reading a file costs
@@ -14,7 +15,45 @@
 //! ordinary one of 4 KiB pages, and nothing else changes. A file that grows while it is read
 //! is read to its end all the same.
 
+use crate::error::InputError;
 use std::io::Read;
+use std::path::Path;
+
+/// Why [`read_held`] holds no text.
+#[derive(Debug)]
+pub enum ReadFailure {
+    /// The file cannot be read: `cannot read `PATH`: why`.
+    Io(String),
+    /// It is not UTF-8 (field `file`, the offset of the first bad byte).
+    Input(InputError),
+}
+
+/// The text of the file at `path`, held ([`HeldText::read_file`]), or why not in the words
+/// the command line prints.
+pub fn read_held(path: &Path) -> Result<HeldText, ReadFailure> {
+    let read = std::fs::File::open(path).and_then(|mut f| HeldText::read_file(&mut f));
+    held_or_failure(path, read)
+}
+
+/// The text `reader` gives to its end (standard input, named `name`), or why not, as
+/// [`read_held`] says it.
+pub fn read_held_from(name: &Path, reader: impl Read) -> Result<HeldText, ReadFailure> {
+    held_or_failure(name, HeldText::read(reader))
+}
+
+fn held_or_failure(
+    name: &Path,
+    read: std::io::Result<Result<HeldText, usize>>,
+) -> Result<HeldText, ReadFailure> {
+    let text =
+        read.map_err(|e| ReadFailure::Io(format!("cannot read `{}`: {e}", name.display())))?;
+    text.map_err(|offset| {
+        ReadFailure::Input(InputError::new(
+            "file",
+            format!("not valid UTF-8 (bad byte at offset {offset})"),
+        ))
+    })
+}
 
 /// An input file's text held in memory: [`HeldText::as_str`], or `&*held`.
 pub struct HeldText {
