@@ -8,8 +8,8 @@
 
 use super::check::{Checked, Findings, ShotSource, check_stream_until, json_error, of_kind_start};
 use super::stream::{
-    ChunkRuns, EntryChunk, RunChunk, StreamFailure, StreamOutput, chunk_size, forward, read_chunks,
-    simulate_stream, write_chunks,
+    ChunkRuns, Chunking, EntryChunk, RunChunk, StreamFailure, StreamOutput, chunk_size, forward,
+    read_chunks, simulate_stream, write_chunks,
 };
 use super::whole::SimulateOptions;
 use crate::board::Board;
@@ -346,8 +346,7 @@ fn check_held(
     tx: &std::sync::mpsc::Sender<Result<CheckedChunk, InputError>>,
 ) -> Verdict {
     let mut found = Findings::default();
-    let mut limit = first_chunk(size);
-    let mut chunk = Vec::with_capacity(limit);
+    let mut chunks = Chunking::new(first_chunk(size), size);
     // Whether the blocks known at the first shot are valid, so the shots may run.
     let mut blocks_ok = None;
     let mut sent = false;
@@ -360,16 +359,9 @@ fn check_held(
         let ok = *blocks_ok.get_or_insert_with(|| blocks_valid(board, physics));
         if let Some(e) = found.checked(rules, k, entry, board, physics)
             && ok
+            && let Some(full) = chunks.push(e)
         {
-            chunk.push(e);
-            if chunk.len() == limit {
-                limit = size;
-                send(
-                    std::mem::replace(&mut chunk, Vec::with_capacity(size)),
-                    board,
-                    physics,
-                );
-            }
+            send(full, board, physics);
         }
         true
     };
@@ -392,8 +384,9 @@ fn check_held(
             e
         });
     }
-    if !chunk.is_empty() {
-        send(chunk, &blocks.board, &blocks.physics);
+    let rest = chunks.rest();
+    if !rest.is_empty() {
+        send(rest, &blocks.board, &blocks.physics);
     }
     Verdict::Checked(Checked {
         board: blocks.board,

@@ -222,6 +222,43 @@ pub(super) fn write_chunks<W: Write>(
     Ok(written)
 }
 
+/// Shots gathered into the chunks a reading hands over: `first` shots in the first chunk,
+/// `size` in each after ([`read_chunks`], and the check of a held text).
+pub(super) struct Chunking {
+    chunk: Vec<ShotEntry>,
+    /// Shots in the chunk being filled once it is full.
+    limit: usize,
+    size: usize,
+}
+
+impl Chunking {
+    pub(super) fn new(first: usize, size: usize) -> Chunking {
+        Chunking {
+            chunk: Vec::with_capacity(first),
+            limit: first,
+            size,
+        }
+    }
+
+    /// Adds `entry` to the chunk being filled: the chunk, once it is full.
+    pub(super) fn push(&mut self, entry: ShotEntry) -> Option<Vec<ShotEntry>> {
+        self.chunk.push(entry);
+        if self.chunk.len() < self.limit {
+            return None;
+        }
+        self.limit = self.size;
+        Some(std::mem::replace(
+            &mut self.chunk,
+            Vec::with_capacity(self.size),
+        ))
+    }
+
+    /// The shots of the last chunk, not full (none if the shots filled whole chunks).
+    pub(super) fn rest(self) -> Vec<ShotEntry> {
+        self.chunk
+    }
+}
+
 /// A chunk [`read_chunks`] hands over: its shots, with the board and physics the reading
 /// knew at the last of them; or the error that ends the reading.
 pub(super) type ReadChunk<'b> = Result<(Vec<ShotEntry>, &'b Board, &'b Physics), InputError>;
@@ -235,21 +272,15 @@ pub(super) fn read_chunks(
     size: usize,
     send: &mut dyn FnMut(ReadChunk<'_>) -> bool,
 ) {
-    let mut chunk = Vec::with_capacity(first);
-    let mut limit = first;
+    let mut chunks = Chunking::new(first, size);
     let mut failed = None;
     let mut each =
         |_: usize, entry: Result<ShotEntry, InputError>, board: &Board, physics: &Physics| {
             match entry {
-                Ok(e) => {
-                    chunk.push(e);
-                    if chunk.len() < limit {
-                        return true;
-                    }
-                    limit = size;
-                    let full = std::mem::replace(&mut chunk, Vec::with_capacity(size));
-                    send(Ok((full, board, physics)))
-                }
+                Ok(e) => match chunks.push(e) {
+                    Some(full) => send(Ok((full, board, physics))),
+                    None => true,
+                },
                 Err(e) => {
                     failed = Some(e);
                     false
@@ -262,8 +293,9 @@ pub(super) fn read_chunks(
             send(Err(e));
         }
         (Ok(blocks), None) => {
-            if !chunk.is_empty() {
-                send(Ok((chunk, &blocks.board, &blocks.physics)));
+            let rest = chunks.rest();
+            if !rest.is_empty() {
+                send(Ok((rest, &blocks.board, &blocks.physics)));
             }
         }
         (Err(StreamStop::Stopped), None) => {}
