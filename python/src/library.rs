@@ -378,12 +378,6 @@ fn fit(
             })
             .collect::<PyResult<Vec<_>>>()?,
     };
-    if coefficients.is_empty() {
-        return Err(input_error(InputError::new(
-            "coefficients",
-            "name at least one coefficient",
-        )));
-    }
     let config = FitConfig {
         coefficients,
         holdout,

@@ -202,6 +202,12 @@ pub fn fit_until(
     cancel: &Cancel,
 ) -> Result<Option<Fit>, InputError> {
     tracks.check()?;
+    if config.coefficients.is_empty() {
+        return Err(InputError::new(
+            "coefficients",
+            "name at least one coefficient",
+        ));
+    }
     if tracks.shots.is_empty() {
         return Err(InputError::new("shots", "no shots to fit"));
     }

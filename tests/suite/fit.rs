@@ -675,3 +675,16 @@ fn a_coefficient_known_only_loosely_is_not_given_a_number() {
         e => panic!("{e:?}"),
     }
 }
+
+#[test]
+fn the_fit_itself_refuses_an_empty_list_of_coefficients() {
+    // The front ends that can name none (Python's `coefficients=[]`) rely on it.
+    let tracks = synthetic(&setups(), &truth(), 3);
+    let config = FitConfig {
+        coefficients: Vec::new(),
+        ..FitConfig::default()
+    };
+    let e = crokinole::fit::fit(&tracks, &config).unwrap_err();
+    assert_eq!(e.field, "coefficients", "{e}");
+    assert!(e.problem.contains("at least one coefficient"), "{e}");
+}
