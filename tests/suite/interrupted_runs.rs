@@ -332,6 +332,23 @@ fn stopped_after(args: &[&str], warm: Duration) -> (std::process::Output, Durati
     (done, sent.elapsed())
 }
 
+/// [`stopped_after`], and the run ended as a stopped one, promptly: exit status 130 (128 +
+/// SIGINT) within [`PROMPT`] of the signal. Its output, and its standard error as text.
+fn stopped_promptly(args: &[&str], warm: Duration) -> (std::process::Output, String) {
+    let (done, took) = stopped_after(args, warm);
+    let stderr = String::from_utf8_lossy(&done.stderr).into_owned();
+    assert_eq!(
+        done.status.code(),
+        Some(130),
+        "{args:?}: 128 + SIGINT; {stderr}"
+    );
+    assert!(
+        took < PROMPT,
+        "{args:?}: stopped {took:?} after SIGINT; {stderr}"
+    );
+    (done, stderr)
+}
+
 /// How long a stopped run may take to end after SIGINT: the engine sees the request within
 /// milliseconds; the bound is generous for a loaded two-core machine (each heavy shot,
 /// sample or stage below takes seconds, so a run that waited for one would exceed it).
@@ -343,7 +360,7 @@ fn ctrl_c_stops_a_study_of_heavy_samples_within_a_second_and_keeps_the_first_sam
     let study = dir.join("cage.json");
     std::fs::write(&study, cage_study()).unwrap();
     let out = dir.join("s.jsonl");
-    let (done, took) = stopped_after(
+    let (_, stderr) = stopped_promptly(
         &[
             "montecarlo",
             study.to_str().unwrap(),
@@ -356,9 +373,6 @@ fn ctrl_c_stops_a_study_of_heavy_samples_within_a_second_and_keeps_the_first_sam
         ],
         Duration::from_millis(500),
     );
-    let stderr = String::from_utf8_lossy(&done.stderr);
-    assert_eq!(done.status.code(), Some(130), "128 + SIGINT; {stderr}");
-    assert!(took < PROMPT, "stopped {took:?} after SIGINT; {stderr}");
     // Whatever finished is whole lines, in order from sample 0 (likely none here).
     let text = std::fs::read_to_string(&out).unwrap();
     let n = numbered_lines(&text);
@@ -377,15 +391,9 @@ fn ctrl_c_stops_a_heavy_simulate_within_a_second_keeping_the_finished_shots() {
     // Two threads, and one (every stage on the main thread: no thread watches the flag but
     // the shot itself).
     for threads in ["2", "1"] {
-        let (done, took) = stopped_after(
+        let (done, stderr) = stopped_promptly(
             &["simulate", file.to_str().unwrap(), "--threads", threads],
             Duration::from_millis(300),
-        );
-        let stderr = String::from_utf8_lossy(&done.stderr);
-        assert_eq!(done.status.code(), Some(130), "128 + SIGINT; {stderr}");
-        assert!(
-            took < PROMPT,
-            "--threads {threads}: stopped {took:?} after SIGINT; {stderr}"
         );
         let v: Value = serde_json::from_slice(&done.stdout).unwrap();
         let n = v["outcomes"].as_array().unwrap().len();
@@ -417,13 +425,10 @@ fn ctrl_c_stops_the_check_of_a_large_file_at_once() {
     std::fs::write(&file, &text).unwrap();
     drop(text);
     for threads in ["2", "1"] {
-        let (done, took) = stopped_after(
+        let (done, stderr) = stopped_promptly(
             &["simulate", file.to_str().unwrap(), "--threads", threads],
             Duration::ZERO,
         );
-        let stderr = String::from_utf8_lossy(&done.stderr);
-        assert_eq!(done.status.code(), Some(130), "128 + SIGINT; {stderr}");
-        assert!(took < PROMPT, "stopped {took:?} after SIGINT; {stderr}");
         let v: Value = serde_json::from_slice(&done.stdout).unwrap();
         let written = v["outcomes"].as_array().unwrap().len();
         assert!(
@@ -451,7 +456,7 @@ fn ctrl_c_stops_a_fit_and_writes_nothing() {
     let file = dir.join("tracks.json");
     std::fs::write(&file, many.to_string()).unwrap();
     let (report, params) = (dir.join("report.txt"), dir.join("params.json"));
-    let (done, took) = stopped_after(
+    let (_, stderr) = stopped_promptly(
         &[
             "fit",
             file.to_str().unwrap(),
@@ -464,9 +469,6 @@ fn ctrl_c_stops_a_fit_and_writes_nothing() {
         ],
         Duration::from_millis(300),
     );
-    let stderr = String::from_utf8_lossy(&done.stderr);
-    assert_eq!(done.status.code(), Some(130), "128 + SIGINT; {stderr}");
-    assert!(took < PROMPT, "stopped {took:?} after SIGINT; {stderr}");
     assert!(
         stderr.starts_with("stopped: SIGINT after part of the fit"),
         "{stderr}"
@@ -482,13 +484,10 @@ fn ctrl_c_stops_a_fit_and_writes_nothing() {
 #[test]
 fn ctrl_c_stops_suggest_with_a_huge_budget_within_a_second() {
     let file = fixture("suggest", "takeout.json");
-    let (done, took) = stopped_after(
+    let (done, stderr) = stopped_promptly(
         &["suggest", &file, "--budget", "100000000", "--threads", "2"],
         Duration::from_millis(1500),
     );
-    let stderr = String::from_utf8_lossy(&done.stderr);
-    assert_eq!(done.status.code(), Some(130), "128 + SIGINT; {stderr}");
-    assert!(took < PROMPT, "stopped {took:?} after SIGINT; {stderr}");
     assert!(stderr.starts_with("stopped: SIGINT after "), "{stderr}");
     // The best so far (if any candidate finished), marked stopped.
     if !done.stdout.is_empty() {
@@ -501,7 +500,7 @@ fn ctrl_c_stops_suggest_with_a_huge_budget_within_a_second() {
 #[test]
 fn ctrl_c_stops_play_with_planner_strategies_within_a_second() {
     for games in ["1", "4"] {
-        let (done, took) = stopped_after(
+        let (_, stderr) = stopped_promptly(
             &[
                 "play",
                 "--games",
@@ -512,12 +511,6 @@ fn ctrl_c_stops_play_with_planner_strategies_within_a_second() {
                 "2",
             ],
             Duration::from_millis(500),
-        );
-        let stderr = String::from_utf8_lossy(&done.stderr);
-        assert_eq!(done.status.code(), Some(130), "128 + SIGINT; {stderr}");
-        assert!(
-            took < PROMPT,
-            "{games} games: stopped {took:?} after SIGINT; {stderr}"
         );
         assert!(
             stderr.starts_with("stopped: SIGINT after 0 of "),
