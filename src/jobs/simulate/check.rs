@@ -94,9 +94,9 @@ pub(super) fn of_kind_start(e: InputError, source: &dyn ShotSource) -> InputErro
 
 /// Files up to this size, in bytes (16 MiB), are best held in memory ([`Text`]): parsed
 /// once, in place, they cost less than reading them twice in blocks
-/// ([`read_shot_blocks`]), and the bound on memory stays a
-/// constant. A JSON error in a file up to this size is
-/// reported from the whole text, so its message is exactly [`ShotFile::read`]'s; a larger
+/// ([`read_shot_blocks`]), and the bound on memory stays a constant. A JSON error in a
+/// file up to this size is reported from the whole text, so its message is exactly
+/// [`ShotFile::read`]'s; a larger
 /// file's error is found by scanning it again up to the error, whose column may then lie
 /// one byte further on (the streaming parser counts the byte it peeked at).
 pub const HELD_BYTES: u64 = 16 << 20;
