@@ -1,4 +1,4 @@
-//! Calibrates the named skill levels (`src/montecarlo/skill.rs`, docs/skill.md) and
+//! Calibrates the named skill levels (`crates/montecarlo/src/skill.rs`, docs/skill.md) and
 //! measures what a different split of the same error does to another shot.
 //!
 //! ```sh

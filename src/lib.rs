@@ -17,53 +17,32 @@
 //! assert_eq!(out.discs[0].state, DiscState::Hole);
 //! ```
 //!
-//! Layout: geometry in [`board`], constants in [`params`], the step in `step/` (stages
-//! listed on [`World::step`]), shots in [`shot`], batches in [`batch`], the JSON contract
-//! in [`io`]. See ARCHITECTURE.md.
+//! This crate is the facade of the workspace: each layer is a crate of its own
+//! (ARCHITECTURE.md), re-exported here under the module name it has always had, so one
+//! dependency on `crokinole` reaches all of them: the engine ([`board`], [`params`],
+//! [`step`], [`shot`], [`batch`], from `crokinole-core`, re-exported at the top as well),
+//! [`rules`], [`montecarlo`], [`fit`], [`plan`], [`play`], the file formats in [`io`],
+//! the pictures in [`render`], the [`jobs`] every front end runs, the [`referee`] and the
+//! web server ([`serve`]). The package's binary is the command line (`src/cli/`).
+//!
+//! A program that needs only a layer (the Python extension, say) depends on that crate
+//! and pulls in nothing above it.
 
-pub mod batch;
-pub mod board;
-pub mod cancel;
-pub mod disc;
-pub mod error;
-pub mod fit;
-pub mod io;
-pub mod jobs;
-pub mod limits;
-pub mod montecarlo;
-pub mod params;
-pub mod plan;
-pub mod play;
-pub mod referee;
-pub mod render;
-pub mod rules;
-pub mod scenes;
-pub mod serve;
-pub mod shot;
-pub mod step;
-pub mod trace;
-pub mod validate;
-pub mod world;
+pub use crokinole_core::*;
 
-/// The vector library of the public API (positions and velocities are [`DVec2`]):
-/// re-exported so a program needs no `glam` dependency of its own, and gets the version
-/// the crate was built with.
-pub use glam;
-/// A 2D vector of `f64`: positions (m), velocities (m/s). `glam::DVec2`, re-exported.
-pub use glam::DVec2;
+pub use crokinole_fit as fit;
+pub use crokinole_io as io;
+pub use crokinole_jobs as jobs;
+pub use crokinole_montecarlo as montecarlo;
+pub use crokinole_plan as plan;
+pub use crokinole_play as play;
+pub use crokinole_referee as referee;
+pub use crokinole_render as render;
+pub use crokinole_rules as rules;
+pub use crokinole_serve as serve;
 
 /// The README's library example, compiled and run as a test of the crate as a dependency
 /// sees it (`cargo test --doc`).
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
-
-pub use batch::run_batch;
-pub use board::{Board, Zone};
-pub use disc::{Disc, DiscId, DiscState};
-pub use error::InputError;
-pub use limits::Limit;
-pub use params::Physics;
-pub use shot::{Flick, Outcome, Placed, Shot, run_shot};
-pub use step::event::{Event, EventKind};
-pub use world::World;

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Rational approximation of the Farkas et al. sliding+spinning friction factors.
 
-Provenance script for `src/step/farkas.rs` (the crate does NOT depend on it).
+Provenance script for `crates/core/src/step/farkas.rs` (the crate does NOT depend on it).
 Requires: numpy, scipy, mpmath  (pip install numpy scipy mpmath).
 
 Reference: Z. Farkas, G. Bartels, T. Unger, D. E. Wolf,

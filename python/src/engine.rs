@@ -5,17 +5,17 @@
 //! `0..counts[k]`), the shooter's `pos[N, 2]`, `vel[N, 2]`, `spin[N]` and `team[N]`.
 //! Every shot is checked first (the messages name `shot k` and the field as the CLI does:
 //! `shots[k].discs[j].pos`), then the batch runs with the GIL released on rayon
-//! ([`crokinole::run_batch`]), a chunk of shots at a time written into the result arrays,
+//! ([`crokinole_core::run_batch`]), a chunk of shots at a time written into the result arrays,
 //! so memory beyond the arrays stays bounded by a chunk: the outcomes are bit-identical to
 //! `crokinole simulate` on the same shots, for every thread count.
 
 use crate::errors::{input_error, interruptible, on_pool};
-use crokinole::batch::run_batch_until;
-use crokinole::cancel::Cancel;
-use crokinole::io::{
+use crokinole_core::batch::run_batch_until;
+use crokinole_core::cancel::Cancel;
+use crokinole_core::{Board, DiscState, InputError, Outcome, Physics, Placed, Shot};
+use crokinole_io::{
     Layout, OutcomeItem, StreamWriteError, params_json, parse_shot_file, write_outcome_stream,
 };
-use crokinole::{Board, DiscState, InputError, Outcome, Physics, Placed, Shot};
 use glam::DVec2;
 use numpy::ndarray::{Array1, Array2, Array3, ArrayView1, ArrayView2, ArrayView3};
 use numpy::{
@@ -147,7 +147,7 @@ impl Engine {
 /// Shots a chunk of a batch holds: the batch is checked and then run this many shots at a
 /// time, each chunk's outcomes written into the result arrays (and the JSON) and dropped,
 /// so memory beyond the arrays is bounded by a chunk whatever `N`.
-const CHUNK: usize = crokinole::batch::DEFAULT_CHUNK;
+const CHUNK: usize = crokinole_core::batch::DEFAULT_CHUNK;
 
 /// The result arrays of a batch, filled a chunk at a time.
 struct Filled {
@@ -341,7 +341,7 @@ impl<'a> Arrays<'a> {
         }
         Ok(Shot {
             discs: placed,
-            shooter: crokinole::Flick {
+            shooter: crokinole_core::Flick {
                 team: team(|| "shooter.team".to_string(), self.team[k], k)?,
                 pos: DVec2::new(self.pos[[k, 0]], self.pos[[k, 1]]),
                 vel: DVec2::new(self.vel[[k, 0]], self.vel[[k, 1]]),

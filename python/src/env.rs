@@ -20,11 +20,11 @@
 use crate::errors::{error, input_error, on_pool};
 use crate::games::{PyStrategy, noise, strategy};
 use crate::library::ruleset;
-use crokinole::montecarlo::PlayerFlick;
-use crokinole::montecarlo::flick::max_offset;
-use crokinole::play::{Decision, GameInPlay, NoLegalFlick, PlayConfig, PlayError, Strategy, Turn};
-use crokinole::rules::{Game, GameResult, board_score, round_totals, score_difference};
-use crokinole::{Board, Physics};
+use crokinole_core::{Board, Physics};
+use crokinole_montecarlo::PlayerFlick;
+use crokinole_montecarlo::flick::max_offset;
+use crokinole_play::{Decision, GameInPlay, NoLegalFlick, PlayConfig, PlayError, Strategy, Turn};
+use crokinole_rules::{Game, GameResult, board_score, round_totals, score_difference};
 use glam::DVec2;
 use numpy::ndarray::{Array1, Array2, Array3};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3, PyReadonlyArray2};
@@ -348,7 +348,7 @@ impl GameBatch {
             max_rounds,
         };
         config.check().map_err(input_error)?;
-        let team = crokinole::rules::team_of_seat(seat, 2).unwrap_or(0);
+        let team = crokinole_rules::team_of_seat(seat, 2).unwrap_or(0);
         let slots = usize::from(ruleset.discs_per_player(2)) * 2;
         Ok(GameBatch {
             config,
@@ -587,6 +587,6 @@ impl GameBatch {
     /// Game `i`'s log so far (the JSON of `crokinole play`'s game log).
     fn log_json(&self, i: usize) -> PyResult<String> {
         let g = self.game(i)?.clone();
-        Ok(crokinole::io::game_log_json(&self.config.finish(g)))
+        Ok(crokinole_io::game_log_json(&self.config.finish(g)))
     }
 }

@@ -4,9 +4,9 @@
 //! run on, and [`interruptible`], which turns a Ctrl-C during long work into
 //! `KeyboardInterrupt`.
 
-use crokinole::InputError;
-use crokinole::cancel::Cancel;
-use crokinole::io::FileKind;
+use crokinole_core::InputError;
+use crokinole_core::cancel::Cancel;
+use crokinole_io::FileKind;
 use pyo3::create_exception;
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::{PyErr, Python};
@@ -42,14 +42,14 @@ pub fn read_text(
     Ok(pyo3::types::PyString::new(py, &text))
 }
 
-/// The text of `path`, as the CLI reads it ([`crokinole::io::read_held`]):
+/// The text of `path`, as the CLI reads it ([`crokinole_io::read_held`]):
 /// `OSError("cannot read `p`: ...")` if it cannot be read, `CrokinoleError` (field `file`)
 /// if it is not UTF-8.
-pub fn read_file(path: &Path) -> Result<crokinole::io::HeldText, PyErr> {
-    match crokinole::io::read_held(path) {
+pub fn read_file(path: &Path) -> Result<crokinole_io::HeldText, PyErr> {
+    match crokinole_io::read_held(path) {
         Ok(text) => Ok(text),
-        Err(crokinole::io::ReadFailure::Io(message)) => Err(PyOSError::new_err(message)),
-        Err(crokinole::io::ReadFailure::Input(e)) => Err(input_error(e)),
+        Err(crokinole_io::ReadFailure::Io(message)) => Err(PyOSError::new_err(message)),
+        Err(crokinole_io::ReadFailure::Input(e)) => Err(input_error(e)),
     }
 }
 
@@ -57,7 +57,7 @@ pub fn read_file(path: &Path) -> Result<crokinole::io::HeldText, PyErr> {
 /// another kind, the message says what it looks like and which command reads it (as the
 /// CLI does).
 pub fn of_kind(e: InputError, text: &str, expected: FileKind) -> PyErr {
-    input_error(crokinole::jobs::of_kind(e, text, expected))
+    input_error(crokinole_jobs::of_kind(e, text, expected))
 }
 
 /// A rayon pool of `threads` workers (all cores if `None`), at most 256 as in the CLI.

@@ -9,12 +9,12 @@
 
 use crate::errors::{error, input_error, interruptible, on_pool};
 use crate::library::ruleset;
-use crokinole::io::{game_log_json, games_summary_json};
-use crokinole::montecarlo::{Noise, PlayerFlick};
-use crokinole::play::{
+use crokinole_core::{Board, InputError, Physics};
+use crokinole_io::{game_log_json, games_summary_json};
+use crokinole_montecarlo::{Noise, PlayerFlick};
+use crokinole_play::{
     AnyStrategy, Decision, NoLegalFlick, PlayConfig, Strategy, Turn, parse_noise,
 };
-use crokinole::{Board, InputError, Physics};
 use glam::DVec2;
 use numpy::IntoPyArray;
 use numpy::ndarray::Array2;

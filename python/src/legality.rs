@@ -1,16 +1,16 @@
 //! Legality before acting: whether a flick in player terms is legal for a seat in a
 //! position, with the reason when it is not, and the offsets along the shooting line where
-//! the seat may place its disc ([`crokinole::play::check_flick`],
-//! [`crokinole::play::legal_offsets`]). The position is the one a Python strategy's turn
+//! the seat may place its disc ([`crokinole_play::check_flick`],
+//! [`crokinole_play::legal_offsets`]). The position is the one a Python strategy's turn
 //! describes (`seat`, `players`, `ruleset`, `discs[n, 2]`, `teams[n]`) on the tournament
 //! board with the default physics, the table `play` and the environments use.
 
 use crate::errors::{error, input_error};
 use crate::games::PyStrategy;
 use crate::library::ruleset;
-use crokinole::montecarlo::{Noise, Situation};
-use crokinole::plan::Setup;
-use crokinole::{Board, InputError, Physics, Placed};
+use crokinole_core::{Board, InputError, Physics, Placed};
+use crokinole_montecarlo::{Noise, Situation};
+use crokinole_plan::Setup;
 use glam::DVec2;
 use numpy::{PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
@@ -86,7 +86,7 @@ fn check_flick(
 ) -> PyResult<Option<String>> {
     let setup = setup(seat, players, ruleset_name, &discs, &teams)?;
     let decision = PyStrategy::decision(flick)?;
-    Ok(crokinole::play::check_flick(&setup, &decision.flick)
+    Ok(crokinole_play::check_flick(&setup, &decision.flick)
         .err()
         .map(|e: InputError| e.to_string()))
 }
@@ -103,5 +103,5 @@ fn legal_offsets(
     teams: PyReadonlyArray1<'_, i64>,
 ) -> PyResult<Vec<(f64, f64)>> {
     let setup = setup(seat, players, ruleset_name, &discs, &teams)?;
-    Ok(crokinole::play::legal_offsets(&setup))
+    Ok(crokinole_play::legal_offsets(&setup))
 }

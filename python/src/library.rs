@@ -8,16 +8,16 @@
 
 use crate::engine::Engine;
 use crate::errors::{error, input_error, interruptible, of_kind, on_pool};
-use crokinole::InputError;
-use crokinole::fit::{Coefficient, FitConfig};
-use crokinole::io::{FileKind, Layout, parse_plan, parse_summary};
-use crokinole::jobs;
-use crokinole::jobs::simulate::{ShotFile, SimulateOptions, simulate_until};
-use crokinole::montecarlo::{CHUNK, PlayerFlick, Sampling, ShotClass};
-use crokinole::plan::{Budget, Objective, PlanConfig};
-use crokinole::render::{CloudView, heatmap_svg, shot_svg, study_cloud_svg};
-use crokinole::rules::Ruleset;
-use crokinole::trace::trace_shot;
+use crokinole_core::InputError;
+use crokinole_core::trace::trace_shot;
+use crokinole_fit::{Coefficient, FitConfig};
+use crokinole_io::{FileKind, Layout, parse_plan, parse_summary};
+use crokinole_jobs as jobs;
+use crokinole_jobs::simulate::{ShotFile, SimulateOptions, simulate_until};
+use crokinole_montecarlo::{CHUNK, PlayerFlick, Sampling, ShotClass};
+use crokinole_plan::{Budget, Objective, PlanConfig};
+use crokinole_render::{CloudView, heatmap_svg, shot_svg, study_cloud_svg};
+use crokinole_rules::Ruleset;
 use glam::DVec2;
 use numpy::ndarray::{Array1, Array2};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1};
@@ -42,7 +42,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 /// The named skill levels as JSON (`crokinole params --skills`, docs/skill.md).
 #[pyfunction]
 fn skills_json() -> String {
-    crokinole::io::skills_json()
+    crokinole_io::skills_json()
 }
 
 /// A rule set by name (`traditional` or `tournament`), field `ruleset`.
@@ -66,7 +66,7 @@ fn in_file(e: InputError, name: Option<&str>) -> PyErr {
 /// Runs a shot file as `crokinole simulate --compact` does and returns the outcome file it
 /// prints: with `rules` (`traditional` / `tournament`) every shot is judged (`simulate
 /// --rules`), with `trace` every outcome gains its trace sampled every `trace` steps. The
-/// same job as the command line's ([`crokinole::jobs::simulate`]).
+/// same job as the command line's ([`crokinole_jobs::simulate`]).
 #[pyfunction]
 #[pyo3(signature = (text, rules=None, trace=None, threads=None))]
 fn simulate_file(
@@ -382,7 +382,7 @@ fn fit(
         coefficients,
         holdout,
         seed,
-        max_iterations: max_iterations.unwrap_or(crokinole::fit::solve::DEFAULT_MAX_ITERATIONS),
+        max_iterations: max_iterations.unwrap_or(crokinole_fit::solve::DEFAULT_MAX_ITERATIONS),
     };
     let fitted = interruptible(py, |stop| {
         on_pool(threads, || jobs::fit::fit_until(&tracks, &config, stop))

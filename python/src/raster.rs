@@ -4,9 +4,9 @@
 //! Text is not drawn (resvg is built without fonts): the board and the discs are.
 
 use crate::errors::error;
-use crokinole::render::board::outer_radius;
-use crokinole::render::position_svg;
-use crokinole::{Board, Physics, Placed};
+use crokinole_core::{Board, Physics, Placed};
+use crokinole_render::board::outer_radius;
+use crokinole_render::position_svg;
 use numpy::ndarray::Array3;
 use pyo3::PyResult;
 use resvg::{tiny_skia, usvg};

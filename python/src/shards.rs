@@ -6,12 +6,12 @@
 
 use crate::errors::{error, input_error, interruptible, on_pool};
 use crate::games::play_config;
-use crokinole::io::{Layout, games_summary_json, parse_state_study, state_json};
-use crokinole::jobs;
-use crokinole::montecarlo::study::Shard;
-use crokinole::montecarlo::{CHUNK, Sampling};
-use crokinole::play::{GameStats, PlayError, SummaryTally};
-use crokinole::rules::GameResult;
+use crokinole_io::{Layout, games_summary_json, parse_state_study, state_json};
+use crokinole_jobs as jobs;
+use crokinole_montecarlo::study::Shard;
+use crokinole_montecarlo::{CHUNK, Sampling};
+use crokinole_play::{GameStats, PlayError, SummaryTally};
+use crokinole_rules::GameResult;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 
@@ -72,7 +72,7 @@ fn merge_study(
     let mut parts = Vec::with_capacity(states.len());
     for (k, text) in states.iter().enumerate() {
         let (tally, study) = parse_state_study(text).map_err(|e| {
-            input_error(crokinole::InputError::new(
+            input_error(crokinole_core::InputError::new(
                 e.field,
                 format!("{} (shard state {k})", e.problem),
             ))
@@ -148,10 +148,10 @@ fn play_shard(
     threads: Option<usize>,
 ) -> PyResult<TallyInts> {
     use rayon::prelude::*;
-    if first >= last || last - first > crokinole::play::summary::MAX_GAMES {
+    if first >= last || last - first > crokinole_play::summary::MAX_GAMES {
         return Err(error(format!(
             "field `games`: a shard plays 1 to {} games, got {first}..{last}",
-            crokinole::play::summary::MAX_GAMES
+            crokinole_play::summary::MAX_GAMES
         )));
     }
     let (config, python) = play_config(

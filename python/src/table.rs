@@ -12,9 +12,9 @@ use crate::env::{ActionMap, Agent, lead, standing};
 use crate::errors::{error, on_pool};
 use crate::games::noise;
 use crate::library::ruleset;
-use crokinole::play::{Decision, GameInPlay, PlayConfig, PlayError, Strategy};
-use crokinole::rules::team_of_seat;
-use crokinole::{Board, Physics};
+use crokinole_core::{Board, Physics};
+use crokinole_play::{Decision, GameInPlay, PlayConfig, PlayError, Strategy};
+use crokinole_rules::team_of_seat;
 use numpy::ndarray::{Array1, Array2};
 use numpy::{IntoPyArray, PyArray1, PyArray2};
 use pyo3::prelude::*;
@@ -163,7 +163,7 @@ impl Table {
             .game()?
             .game()
             .result()
-            .and_then(crokinole::rules::GameResult::winner))
+            .and_then(crokinole_rules::GameResult::winner))
     }
 
     /// Seat `seat`'s view of the game: `(discs[S, 2] (m, board frame), own[S] (1 for its
@@ -222,6 +222,6 @@ impl Table {
     /// The game so far as `crokinole play` logs it (JSON).
     fn log_json(&self) -> PyResult<String> {
         let g = self.game()?.clone();
-        Ok(crokinole::io::game_log_json(&self.config.finish(g)))
+        Ok(crokinole_io::game_log_json(&self.config.finish(g)))
     }
 }

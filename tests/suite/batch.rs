@@ -1,4 +1,4 @@
-//! The batch API (`src/batch.rs`): outcomes in input order, bit-identical to running the
+//! The batch API (`crates/core/src/batch.rs`): outcomes in input order, bit-identical to running the
 //! shots one by one, for every thread count, every split of the batch and every chunk size
 //! of the streaming form; errors attributed to their global index; shots read lazily.
 

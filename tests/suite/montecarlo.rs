@@ -1,4 +1,4 @@
-//! Monte Carlo studies through the library (`src/montecarlo/`): results independent of the
+//! Monte Carlo studies through the library (`crates/montecarlo/src/`): results independent of the
 //! thread count and the chunking, sample `i` a function of `(seed, i)`, zero noise giving
 //! the intended shot in every sample, a well-aimed slow 20 scoring 20, the truncated noise
 //! staying legal, the score and hit definitions, exact merges, refusals of bad studies,

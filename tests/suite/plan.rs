@@ -1,4 +1,4 @@
-//! The shot planner through the library (`src/plan/`, docs/suggest.md): on an empty board
+//! The shot planner through the library (`crates/plan/src/`, docs/suggest.md): on an empty board
 //! it finds a 20 that an independent Monte Carlo study confirms; with one opponent disc in
 //! the open it takes it out rather than play a 20 that the must-hit rule would remove; the
 //! plan is the same for every thread count; a time budget reports the sample budget that

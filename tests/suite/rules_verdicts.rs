@@ -755,7 +755,7 @@ fn the_verdict_serializes_with_snake_case_fields() {
         after,
         vec![disc_ev(0.2, 2, 0), disc_ev(0.3, 2, 1)],
     );
-    let json = serde_json::to_string(&v).unwrap();
+    let json = serde_json::to_string(&crokinole::io::Json(&v)).unwrap();
     assert_eq!(
         json,
         r#"{"legal":true,"ruleset":"tournament","seat":0,"team":0,"shooter":2,"opponents_on_board":true,"rule":"must_hit","rule_met":true,"hit_opponent":true,"struck":[0,1],"removed":[{"id":1,"team":1,"reason":"ditch"}],"twenties":[{"id":0,"team":1}],"board_score":[15,0],"position":[{"id":2,"team":0,"pos":[0.0,-0.07],"points":15}]}"#

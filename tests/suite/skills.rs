@@ -1,4 +1,4 @@
-//! The named skill levels (`src/montecarlo/skill.rs`, docs/skill.md): every level makes
+//! The named skill levels (`crates/montecarlo/src/skill.rs`, docs/skill.md): every level makes
 //! its target open-20 rate within 1 percentage point, measured again with a seed of its
 //! own; the stored best speed is not beaten by its neighbours; the table is its mix
 //! scaled; a level's name reads as its widths wherever a noise is read, and the summary

@@ -153,7 +153,7 @@ fn chunks_meet_exactly_past_the_first_chunk() {
 #[test]
 fn a_file_of_4_mib_or_more_held_in_huge_pages_gives_the_same_bytes() {
     // The CLI reads a file of 4 MiB or more into memory of its own, in 2 MiB pages
-    // (src/io/held.rs); a page boundary then falls inside the shots. Padded with spaces
+    // (crates/io/src/held.rs); a page boundary then falls inside the shots. Padded with spaces
     // between the shots to just over 4 MiB, the example prints what it prints unpadded,
     // and a byte that is not UTF-8 beyond the first huge page is refused at its offset.
     let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/example.json");
