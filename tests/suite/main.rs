@@ -15,6 +15,7 @@ mod fixture;
 mod golden_file;
 mod http;
 
+mod architecture_map;
 mod batch;
 mod cli;
 mod cli_output;
