@@ -670,3 +670,46 @@ fn too_many_games_are_refused_as_bad_input() {
         &["field `games`", "must be 1 to 1e6", "got 2000000"],
     );
 }
+
+/// Issue #42, item 1: `montecarlo:k=65536:m=65536` (153 bytes over HTTP) built 4.3 billion
+/// flicks in one vector before any work; the product is now bounded and refused up front.
+#[test]
+fn a_montecarlo_strategy_over_the_sample_bound_is_refused_before_any_work() {
+    use crokinole::play::MAX_MONTECARLO_SAMPLES;
+    let noise = Noise::NONE;
+    let err = AnyStrategy::parse("montecarlo:k=65536:m=65536", noise).unwrap_err();
+    assert!(
+        err.contains("4294967296 samples a decision")
+            && err.contains(&format!("bound of {MAX_MONTECARLO_SAMPLES}")),
+        "{err}"
+    );
+    assert!(AnyStrategy::parse("mc:k=257:m=256", noise).is_err());
+    assert!(AnyStrategy::parse("montecarlo:k=256:m=256", noise).is_ok());
+    assert!(
+        AnyStrategy::parse("montecarlo:k=65536", noise).is_err(),
+        "k x the default m"
+    );
+    assert!(AnyStrategy::parse("montecarlo:k=8192", noise).is_ok());
+    // A library caller building the strategy directly is refused by its check.
+    let direct = MonteCarlo {
+        k: 65_536,
+        m: 2,
+        ..MonteCarlo::default()
+    };
+    let e = direct.check(&Physics::default()).unwrap_err();
+    assert!(e.to_string().contains("k x m"), "{e}");
+
+    // The command line refuses it at once, exit 2, naming the bound (it grew to 3-4 GB).
+    let r = binary::run(
+        &[
+            "play",
+            "--strategies",
+            "montecarlo:k=65536:m=65536,greedy",
+            "--games",
+            "1",
+        ],
+        None,
+    );
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert!(r.stderr.contains("samples a decision"), "{}", r.stderr);
+}

@@ -61,6 +61,7 @@ pub use legality::{check_flick, legal_offsets};
 pub use replay::{LoggedGame, LoggedShot};
 pub use run::{GameInPlay, GameLog, PlayConfig, PlayError, ShotLog};
 pub use strategy::{
-    AnyStrategy, Decision, Greedy, MonteCarlo, NoLegalFlick, Planner, RandomFlick, Strategy, Turn,
+    AnyStrategy, Decision, Greedy, MAX_MONTECARLO_SAMPLES, MonteCarlo, NoLegalFlick, Planner,
+    RandomFlick, Strategy, Turn,
 };
 pub use summary::{GameStats, GamesSummary, SummaryTally, TeamSummary};

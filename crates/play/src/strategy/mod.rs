@@ -55,7 +55,7 @@ pub mod turn;
 
 pub use candidates::{KEY_TAG, MIN_SPEED, Stream, TAKEOUT_SPEED_CAP, TRIES, candidate};
 pub use greedy::{GREEDY_K, Greedy};
-pub use montecarlo::{MONTECARLO_K, MONTECARLO_M, MonteCarlo};
+pub use montecarlo::{MAX_MONTECARLO_SAMPLES, MONTECARLO_K, MONTECARLO_M, MonteCarlo};
 pub use parse::AnyStrategy;
 pub use planner::{MAX_PLANNER_BUDGET, PLANNER_BUDGET, Planner};
 pub use random::RandomFlick;

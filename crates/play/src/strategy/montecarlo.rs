@@ -13,6 +13,26 @@ pub const MONTECARLO_K: u32 = 8;
 /// Default noisy samples per candidate of [`MonteCarlo`].
 pub const MONTECARLO_M: u32 = 8;
 
+/// The most samples [`MonteCarlo`] may play for one decision, `k` times `m`: every sample
+/// is a shot built, simulated and judged in one batch, whose memory grows with it (a shot
+/// and its outcome on a crowded board take a few kilobytes). 65,536, the largest `k` or
+/// `m` alone, so that each key's own bound still holds alone; `k=256:m=256` is at the
+/// bound. A larger product is refused before any work, naming this bound.
+pub const MAX_MONTECARLO_SAMPLES: u64 = 65_536;
+
+/// The refusal of a product `k m` over [`MAX_MONTECARLO_SAMPLES`], if it is.
+pub(crate) fn check_samples(k: u32, m: u32) -> Result<(), String> {
+    let samples = u64::from(k) * u64::from(m);
+    if samples <= MAX_MONTECARLO_SAMPLES {
+        Ok(())
+    } else {
+        Err(format!(
+            "`montecarlo:k={k}:m={m}` plays {samples} samples a decision (k x m), more than \
+             the bound of {MAX_MONTECARLO_SAMPLES}: lower k or m"
+        ))
+    }
+}
+
 /// Tag mixed into a turn's seed for the Monte Carlo strategy's noise draws.
 const MONTECARLO_TAG: u64 = 0x6d63;
 
@@ -84,6 +104,7 @@ impl Strategy for MonteCarlo {
     fn check(&self, physics: &Physics) -> Result<(), InputError> {
         check_count("k", self.k)?;
         check_count("m", self.m)?;
+        check_samples(self.k, self.m).map_err(|e| InputError::new("strategies", e))?;
         check_spin(self.spin, physics)
     }
 }

@@ -1,7 +1,7 @@
 //! [`AnyStrategy`]: the built-in strategies as parsed from the command line.
 
 use super::greedy::{GREEDY_K, Greedy};
-use super::montecarlo::{MONTECARLO_K, MONTECARLO_M, MonteCarlo};
+use super::montecarlo::{MONTECARLO_K, MONTECARLO_M, MonteCarlo, check_samples};
 use super::planner::{MAX_PLANNER_BUDGET, PLANNER_BUDGET, Planner};
 use super::random::RandomFlick;
 use super::turn::{Decision, MAX_CANDIDATES, NoLegalFlick, Strategy, Turn};
@@ -15,6 +15,8 @@ use std::str::FromStr;
 /// `random[:spin=S]`, `greedy[:k=K][:spin=S]`, `montecarlo[:k=K][:m=M][:spin=S]` (also
 /// `mc`), `planner[:budget=N][:spin=S]`. Missing keys take the defaults ([`GREEDY_K`],
 /// [`MONTECARLO_K`] x [`MONTECARLO_M`], [`PLANNER_BUDGET`], spin 0). The Monte Carlo
+/// strategy's `k` times `m` is bounded by
+/// [`MAX_MONTECARLO_SAMPLES`](super::MAX_MONTECARLO_SAMPLES), refused before any work. The Monte Carlo
 /// strategy's and the planner's noise is not part of the text: [`AnyStrategy::parse`]
 /// takes it (the CLI gives it the players' `--noise`).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -112,12 +114,11 @@ impl AnyStrategy {
                 spin,
                 noise,
             }),
-            _ => AnyStrategy::MonteCarlo(MonteCarlo {
-                k: k.unwrap_or(MONTECARLO_K),
-                m: m.unwrap_or(MONTECARLO_M),
-                spin,
-                noise,
-            }),
+            _ => {
+                let (k, m) = (k.unwrap_or(MONTECARLO_K), m.unwrap_or(MONTECARLO_M));
+                check_samples(k, m)?;
+                AnyStrategy::MonteCarlo(MonteCarlo { k, m, spin, noise })
+            }
         })
     }
 
