@@ -16,12 +16,8 @@ use crokinole::{Board, Physics};
 use std::hint::black_box;
 use std::time::Duration;
 
-const NOISE: Noise = Noise {
-    offset: 0.003,
-    aim: 0.01,
-    speed: 0.03,
-    spin: 0.5,
-};
+/// The default noise (`play::DEFAULT_NOISE`), the skill levels' reference mix.
+const NOISE: Noise = crokinole::montecarlo::skill::MIX;
 
 fn random() -> AnyStrategy {
     AnyStrategy::parse("random", NOISE).expect("random parses")

@@ -59,7 +59,7 @@ __all__ = [
 __version__ = _crokinole.__version__
 
 #: The players' error of ``crokinole play`` by default (a steady player).
-DEFAULT_NOISE = "offset=0.003,aim=0.01,speed=0.03,spin=0.5"
+DEFAULT_NOISE: str = _crokinole.DEFAULT_NOISE
 
 #: Names of the codes of :attr:`Batch.state`: 0 on the board, 1 in the 20 hole, 2 in the
 #: ditch (-1 marks an unused slot).
@@ -150,8 +150,10 @@ def _per_shot(x: Any, n: int, dtype: Any, name: str) -> np.ndarray:
 
 def team_of_seat(seat: int, players: int = 2) -> int:
     """The team of ``seat``: with two players seat 0 is team 0 and seat 2 team 1; with four,
-    seats 0 and 2 are team 0 and seats 1 and 3 team 1."""
-    return seat // 2 if players == 2 else seat % 2
+    seats 0 and 2 are team 0 and seats 1 and 3 team 1. A seat not in play (1 or 3 with two
+    players) or a player count other than 2 or 4 raises :class:`CrokinoleError`. The
+    library's rule (``rules::checked_team_of_seat``), not a copy of it."""
+    return _crokinole.team_of_seat(int(seat), int(players))
 
 
 class Svg(str):
@@ -353,7 +355,7 @@ class Engine:
         )
         arrays = [np.ascontiguousarray(a.reshape(-1)) for a in arrays]
         if team is None:
-            team = team_of_seat(seat, 2) if seat in (0, 2) else seat % 2
+            team = team_of_seat(seat, 2 if seat in (0, 2) else 4)
         return _crokinole.flicks(
             self._native,
             seat,

@@ -3,12 +3,44 @@ is ``crokinole`` itself; these are the functions it calls. JSON arguments and re
 the texts the ``crokinole`` command reads and prints."""
 
 from os import PathLike
-from typing import Any, Callable, Optional, Sequence, Union
+from typing import Any, Callable, Optional, Sequence, Union, final
 
 import numpy as np
 import numpy.typing as npt
 
+__all__ = [
+    "CrokinoleError",
+    "DEFAULT_NOISE",
+    "Engine",
+    "GameBatch",
+    "Table",
+    "__version__",
+    "check_flick",
+    "fit",
+    "flicks",
+    "games_summary",
+    "legal_offsets",
+    "merge_study",
+    "play",
+    "play_shard",
+    "read_text",
+    "render_plan",
+    "render_shot",
+    "render_summary",
+    "simulate_file",
+    "skills_json",
+    "study",
+    "study_flicks",
+    "study_shard",
+    "suggest",
+    "team_of_seat",
+]
+
 __version__: str
+DEFAULT_NOISE: str
+
+def team_of_seat(seat: int, players: int = 2) -> int:
+    """The library's team of a seat in play; ``CrokinoleError`` for a seat not in play."""
 
 class CrokinoleError(ValueError):
     """Bad input, refused before anything runs, with the command's message."""
@@ -19,10 +51,11 @@ def read_text(path: Union[str, PathLike[str]]) -> str:
 def skills_json() -> str:
     """The named skill levels (what ``crokinole params --skills`` prints)."""
 
+@final
 class Engine:
     """A board and its physics, from a shot file's text (its shots ignored)."""
 
-    def __init__(self, text: str) -> None: ...
+    def __new__(cls, text: str) -> "Engine": ...
     def params_json(self) -> str:
         """The ``board`` and ``physics`` blocks as JSON."""
     def simulate_arrays(
@@ -179,6 +212,7 @@ def games_summary(
 ) -> str:
     """The summary of a run whose games' tallies add up to ``tally``."""
 
+@final
 class GameBatch:
     """``n`` two-player games of an agent against a built-in strategy, stepped natively."""
 
@@ -186,8 +220,8 @@ class GameBatch:
     slots: int
     seat: int
     team: int
-    def __init__(
-        self,
+    def __new__(
+        cls,
         n: int,
         seat: int = 0,
         opponent: Union[str, Callable[[dict[str, Any]], Any], None] = None,
@@ -196,9 +230,9 @@ class GameBatch:
         max_rounds: int = 100,
         reward: str = "score",
         aim_range: float = 0.25,
-        speed_range: tuple[float, float] = (0.3, 3.0),
+        speed_range: tuple[float, float] = ...,
         spin_range: float = 20.0,
-    ) -> None: ...
+    ) -> "GameBatch": ...
     def action_flicks(self, actions: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
         """``[K, 4]`` flicks ``(offset, aim, speed, spin)`` of ``[K, 4]`` actions."""
     def reset(self, indices: Sequence[int], which: Optional[Sequence[int]] = None) -> None:
@@ -220,24 +254,29 @@ class GameBatch:
         npt.NDArray[np.int32],
     ]:
         """``(discs, own, mask, score, round, discs_left)`` of every game."""
+    def render_rgb(self, i: int, size: int = 512) -> npt.NDArray[np.uint8]:
+        """Game ``i``'s position as an RGB image ``[size, size, 3]``."""
     def log_json(self, i: int) -> str:
         """Game ``i``'s log so far."""
 
+@final
 class Table:
     """One game of 2 or 4 players, every seat's flick given from Python a shot at a time."""
 
     slots: int
     players: int
-    def __init__(
-        self,
+    def __new__(
+        cls,
         players: int = 2,
         noise_spec: str = ...,
         ruleset_name: str = "tournament",
         max_rounds: int = 100,
         aim_range: float = 0.25,
-        speed_range: tuple[float, float] = (0.3, 3.0),
+        speed_range: tuple[float, float] = ...,
         spin_range: float = 20.0,
-    ) -> None: ...
+    ) -> "Table": ...
+    def render_rgb(self, size: int = 512) -> npt.NDArray[np.uint8]:
+        """The position as an RGB image ``[size, size, 3]``."""
     def reset(self, index: int) -> None:
         """Starts game ``index`` of the run."""
     def turn(self) -> Optional[int]:

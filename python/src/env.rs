@@ -290,7 +290,7 @@ impl GameBatch {
     /// rounds; `reward` is `score` or `win`; the action map's ranges (see `ActionMap`).
     #[new]
     #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (n, seat=0, opponent=None, noise_spec="offset=0.003,aim=0.01,speed=0.03,spin=0.5", ruleset_name="tournament", max_rounds=100, reward="score", aim_range=0.25, speed_range=(0.3, 3.0), spin_range=20.0))]
+    #[pyo3(signature = (n, seat=0, opponent=None, noise_spec=crokinole_play::DEFAULT_NOISE, ruleset_name="tournament", max_rounds=100, reward="score", aim_range=0.25, speed_range=(0.3, 3.0), spin_range=20.0))]
     fn new(
         py: Python<'_>,
         n: usize,

@@ -298,7 +298,7 @@ pub fn play_config(
 /// (stop with its reason) or `forfeit` (the shot is forfeited, the reason in the log).
 #[allow(clippy::too_many_arguments)]
 #[pyfunction]
-#[pyo3(signature = (strategies, players=2, ruleset_name="traditional", noise_spec="offset=0.003,aim=0.01,speed=0.03,spin=0.5", seed=0, games=1, max_rounds=100, threads=None, illegal="raise"))]
+#[pyo3(signature = (strategies, players=2, ruleset_name="traditional", noise_spec=crokinole_play::DEFAULT_NOISE, seed=0, games=1, max_rounds=100, threads=None, illegal="raise"))]
 fn play(
     py: Python<'_>,
     strategies: &Bound<'_, PyList>,

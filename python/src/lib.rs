@@ -43,6 +43,8 @@ fn _crokinole(m: &Bound<'_, PyModule>) -> PyResult<()> {
         m.py().get_type::<errors::CrokinoleError>(),
     )?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("DEFAULT_NOISE", crokinole_play::DEFAULT_NOISE)?;
+    m.add_function(wrap_pyfunction!(table::team_of_seat_py, m)?)?;
     m.add_class::<engine::Engine>()?;
     m.add_class::<env::GameBatch>()?;
     m.add_class::<table::Table>()?;

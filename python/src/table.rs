@@ -14,7 +14,7 @@ use crate::games::noise;
 use crate::library::ruleset;
 use crokinole_core::{Board, Physics};
 use crokinole_play::{Decision, GameInPlay, PlayConfig, PlayError, Strategy};
-use crokinole_rules::team_of_seat;
+use crokinole_rules::{checked_team_of_seat, team_of_seat};
 use numpy::ndarray::{Array1, Array2};
 use numpy::{IntoPyArray, PyArray1, PyArray2};
 use pyo3::prelude::*;
@@ -53,7 +53,7 @@ impl Table {
     /// stopped after `max_rounds` rounds; the action map's ranges as the Gymnasium
     /// environment's.
     #[new]
-    #[pyo3(signature = (players=2, noise_spec="offset=0.003,aim=0.01,speed=0.03,spin=0.5", ruleset_name="tournament", max_rounds=100, aim_range=0.25, speed_range=(0.3, 3.0), spin_range=20.0))]
+    #[pyo3(signature = (players=2, noise_spec=crokinole_play::DEFAULT_NOISE, ruleset_name="tournament", max_rounds=100, aim_range=0.25, speed_range=(0.3, 3.0), spin_range=20.0))]
     fn new(
         players: u8,
         noise_spec: &str,
@@ -224,4 +224,15 @@ impl Table {
         let g = self.game()?.clone();
         Ok(crokinole_io::game_log_json(&self.config.finish(g)))
     }
+}
+
+/// `team_of_seat(seat, players=2)`: the library's team of a seat in play
+/// (`rules::checked_team_of_seat`); a seat not in play (seat 1 or 3 with two players) or a
+/// player count other than 2 or 4 raises `CrokinoleError` naming the field.
+#[pyfunction]
+#[pyo3(name = "team_of_seat", signature = (seat, players=2))]
+pub fn team_of_seat_py(seat: i64, players: i64) -> PyResult<u8> {
+    // Out of u8's range is out of range for the library's check too: 255 says so by name.
+    let small = |n: i64| u8::try_from(n).unwrap_or(u8::MAX);
+    checked_team_of_seat(small(players), small(seat)).map_err(crate::errors::input_error)
 }

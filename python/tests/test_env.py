@@ -130,3 +130,19 @@ def test_make_vec_uses_the_native_vector_env():
     assert obs["discs"].shape == (2, 16, 2) and vec.observation_space.contains(obs)
     obs, reward, term, trunc, _ = vec.step(np.zeros((2, 4), dtype=np.float32))
     assert vec.observation_space.contains(obs) and reward.shape == (2,)
+
+
+def test_team_of_seat_is_the_librarys_rule():
+    # Issue #36: the package computed the team itself and answered 0 for seat 1 of a
+    # two-player game, where the library says no such seat plays.
+    assert [ck.team_of_seat(s) for s in (0, 2)] == [0, 1]
+    assert [ck.team_of_seat(s, 4) for s in range(4)] == [0, 1, 0, 1]
+    for seat, players in ((1, 2), (3, 2), (4, 4), (0, 3), (-1, 2), (300, 4)):
+        with pytest.raises(ck.CrokinoleError):
+            ck.team_of_seat(seat, players)
+
+
+def test_the_default_noise_is_the_librarys():
+    from crokinole import _crokinole
+
+    assert ck.DEFAULT_NOISE == _crokinole.DEFAULT_NOISE == "offset=0.003,aim=0.01,speed=0.03,spin=0.5"
