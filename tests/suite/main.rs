@@ -22,6 +22,7 @@ mod cli_output;
 mod determinism;
 mod docs_examples;
 mod docs_links;
+mod errors;
 mod fit;
 mod fuzz;
 mod fuzz_cli;

@@ -280,6 +280,25 @@ pub enum ShotError {
     Cancelled(Cancelled),
 }
 
+impl std::fmt::Display for ShotError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ShotError::Input(e) => write!(f, "{e}"),
+            ShotError::Cancelled(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+/// Its source is the input error or the stop it wraps.
+impl std::error::Error for ShotError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ShotError::Input(e) => Some(e),
+            ShotError::Cancelled(e) => Some(e),
+        }
+    }
+}
+
 impl From<InputError> for ShotError {
     fn from(e: InputError) -> ShotError {
         ShotError::Input(e)

@@ -28,6 +28,24 @@ pub enum ReadFailure {
     Input(InputError),
 }
 
+impl std::fmt::Display for ReadFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReadFailure::Io(why) => f.write_str(why),
+            ReadFailure::Input(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for ReadFailure {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ReadFailure::Io(_) => None,
+            ReadFailure::Input(e) => Some(e),
+        }
+    }
+}
+
 /// The text of the file at `path`, held ([`HeldText::read_file`]), or why not in the words
 /// the command line prints.
 pub fn read_held(path: &Path) -> Result<HeldText, ReadFailure> {

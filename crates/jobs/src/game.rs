@@ -57,6 +57,25 @@ pub enum GameJobError {
     Stopped(Cancelled),
 }
 
+impl std::fmt::Display for GameJobError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GameJobError::Input(e) => write!(f, "{e}"),
+            GameJobError::Stopped(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+/// Its source is the input error or the stop it wraps.
+impl std::error::Error for GameJobError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            GameJobError::Input(e) => Some(e),
+            GameJobError::Stopped(e) => Some(e),
+        }
+    }
+}
+
 impl From<InputError> for GameJobError {
     fn from(e: InputError) -> GameJobError {
         GameJobError::Input(e)

@@ -43,6 +43,17 @@ pub enum SendError {
     Gone,
 }
 
+impl std::fmt::Display for SendError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            SendError::NotReading => "the player does not read its input (its queue is full)",
+            SendError::Gone => "the player's connection is gone",
+        })
+    }
+}
+
+impl std::error::Error for SendError {}
+
 /// A player's connection.
 pub struct Conn {
     lines: Receiver<Incoming>,

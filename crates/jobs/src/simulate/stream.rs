@@ -54,6 +54,25 @@ pub enum StreamFailure {
     Io(std::io::Error),
 }
 
+impl std::fmt::Display for StreamFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StreamFailure::Input(e) => write!(f, "{e}"),
+            StreamFailure::Io(e) => write!(f, "cannot write the output: {e}"),
+        }
+    }
+}
+
+/// Its source is the input error or the writer's `io::Error`, kept whole.
+impl std::error::Error for StreamFailure {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            StreamFailure::Input(e) => Some(e),
+            StreamFailure::Io(e) => Some(e),
+        }
+    }
+}
+
 /// Runs every shot of the shot file in `source` (checked by [`check_stream`](super::check::check_stream) into
 /// `checked`) on `pool` (the current rayon pool if `None`; the writing stays on the calling
 /// thread, so `w` need not be `Send`, and with a pool it overlaps the computing of the
