@@ -38,6 +38,7 @@ mod render;
 mod serve;
 mod signals;
 mod simulate;
+mod stats;
 mod suggest;
 mod tournament;
 
@@ -120,6 +121,10 @@ enum Command {
     /// Play a round robin between programs and built-in strategies, seats swapped, several
     /// games at once; print the standings with ratings (docs/match.md).
     Tournament(tournament::Args),
+    /// A real game's statistics from match records in Crokinole Match Notation (a club's
+    /// own, or what `play --cmn` and `tournament --cmn` write): 20s per player-round, the
+    /// hammer's rounds won, tied and lost, points per round, per player (docs/cmn.md).
+    Stats(stats::Args),
 }
 
 fn main() -> ExitCode {
@@ -137,6 +142,7 @@ fn main() -> ExitCode {
         Command::Match(args) => match_cmd::run(args),
         Command::Player(args) => player::run(args),
         Command::Tournament(args) => tournament::run(args),
+        Command::Stats(args) => stats::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

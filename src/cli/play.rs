@@ -8,7 +8,10 @@ use super::output::{laid_out, read_input, write_output};
 use super::progress::{Progress, count_of, human_duration};
 use super::signals::StopSignals;
 use clap::builder::TypedValueParser as _;
-use crokinole::io::{game_log_json, games_summary_json, parse_noise_json};
+use crokinole::io::{
+    CmnBatchWriter, CmnEvent, CmnMatch, game_log_json, games_summary_json, parse_noise_json,
+};
+use crokinole::jobs::games::play_games_until;
 use crokinole::play::{
     DEFAULT_NOISE, DEFAULT_STRATEGIES, PlayConfig, PlayError, Strategy, is_inline_noise,
     parse_noise, parse_strategies,
@@ -54,6 +57,11 @@ pub struct Args {
     max_rounds: u32,
     #[command(flatten)]
     threads: Threads,
+    /// Also write every game as a match record in Crokinole Match Notation to PATH (a
+    /// batch, one match a line, written as the games finish: a run stopped by Ctrl-C
+    /// keeps the finished ones); `crokinole stats PATH` reads it (docs/cmn.md).
+    #[arg(long, value_name = "PATH")]
+    cmn: Option<std::path::PathBuf>,
     #[command(flatten)]
     output: Output,
     #[command(flatten)]
@@ -97,6 +105,10 @@ pub fn run(args: Args) -> Result<(), Failure> {
     config.check().map_err(Failure::Input)?;
     let pool = threads.pool()?;
     let games = args.games;
+    let mut records = match &args.cmn {
+        Some(path) => Some(CmnRecords::create(path, output, &args)?),
+        None => None,
+    };
     let text = if games == 1 {
         let progress = Progress::spinner("playing 1 game");
         let signals = StopSignals::watch()?;
@@ -110,13 +122,38 @@ pub fn run(args: Args) -> Result<(), Failure> {
         } else {
             progress.abandon();
         }
+        if let (Ok(log), Some(r)) = (&log, &mut records) {
+            r.push(&CmnMatch::of_game(log, None))?;
+        }
         log.map(|log| game_log_json(&log))
     } else {
         // Ctrl-C stops the games under way within a shot (`play_many_until`).
         let progress = Progress::bar(games, "games");
         let signals = StopSignals::watch()?;
-        let summary =
-            pool.install(|| config.play_many_until(games, || progress.inc(1), signals.cancel()));
+        let run = pool.install(|| match &mut records {
+            None => config
+                .play_many_until(games, || progress.inc(1), signals.cancel())
+                .map(Ok),
+            Some(r) => play_games_until(
+                &config,
+                games,
+                |log| CmnMatch::of_game(log, None),
+                |m| r.push(&m),
+                || progress.inc(1),
+                signals.cancel(),
+            ),
+        });
+        let summary = match run {
+            Ok(Err(write_failure)) => {
+                progress.abandon();
+                return Err(write_failure);
+            }
+            Ok(Ok(s)) => Ok(s),
+            Err(e) => Err(e),
+        };
+        if let Some(r) = records.take() {
+            r.finish()?;
+        }
         match &summary {
             Ok(s) if s.stopped.is_some() && s.games == 0 => {
                 progress.abandon();
@@ -150,6 +187,58 @@ pub fn run(args: Args) -> Result<(), Failure> {
         // A game the engine could not finish (a strategy found no legal flick): exit 1.
         e => Failure::Io(e.to_string()),
     })?;
+    if let Some(r) = records {
+        r.finish()?;
+    }
     let text = laid_out(text, layout);
     write_output(output, |w| w.write_all(text.as_bytes()))
+}
+
+/// The `--cmn` file: a batch of match records written as the games finish.
+struct CmnRecords {
+    path: std::path::PathBuf,
+    writer: CmnBatchWriter<std::io::BufWriter<std::fs::File>>,
+}
+
+impl CmnRecords {
+    /// Creates the file, refusing a path that is also the output.
+    fn create(path: &Path, output: Option<&Path>, args: &Args) -> Result<CmnRecords, Failure> {
+        if output == Some(path) {
+            return Err(Failure::Input(InputError::new(
+                "cmn",
+                "is the same path as --output: the records would overwrite the log or summary",
+            )));
+        }
+        let cannot =
+            |e: std::io::Error| Failure::Io(format!("cannot write `{}`: {e}", path.display()));
+        let file = std::fs::File::create(path).map_err(cannot)?;
+        let event = CmnEvent {
+            name: format!(
+                "crokinole play --strategies {} --seed {} --ruleset {}",
+                args.strategies, args.seed, args.ruleset
+            ),
+            kind: "simulation".into(),
+        };
+        let writer = CmnBatchWriter::new(std::io::BufWriter::new(file), &event).map_err(cannot)?;
+        Ok(CmnRecords {
+            path: path.to_path_buf(),
+            writer,
+        })
+    }
+
+    fn push(&mut self, m: &CmnMatch) -> Result<(), Failure> {
+        self.writer.push(m).map_err(|e| self.failed(e))
+    }
+
+    fn failed(&self, e: std::io::Error) -> Failure {
+        Failure::Io(format!("cannot write `{}`: {e}", self.path.display()))
+    }
+
+    fn finish(self) -> Result<(), Failure> {
+        let path = self.path;
+        self.writer
+            .finish()
+            .map(drop)
+            .map_err(|e| Failure::Io(format!("cannot write `{}`: {e}", path.display())))
+    }
 }

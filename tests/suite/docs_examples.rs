@@ -28,6 +28,12 @@ enum Shows {
 /// here too.
 const EXAMPLES: &[(&str, &str, &[&str], Shows)] = &[
     (
+        "docs/cmn.md",
+        "written for these docs) prints",
+        &["stats", "fixtures/cmn/club-night.json"],
+        Shows::Whole,
+    ),
+    (
         "docs/tracks.md",
         "`crokinole fit fixtures/tracks/example.json` prints",
         &["fit", "fixtures/tracks/example.json"],

@@ -19,6 +19,7 @@ mod architecture_map;
 mod batch;
 mod cli;
 mod cli_output;
+mod cmn;
 mod determinism;
 mod docs_examples;
 mod docs_links;

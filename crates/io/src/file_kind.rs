@@ -30,6 +30,8 @@ pub enum FileKind {
     GamesSummary,
     /// Tracked shots (`shots` whose first shot has `tracks`): `crokinole fit`.
     Tracks,
+    /// Match records in Crokinole Match Notation (`cmn`): `crokinole stats`.
+    Cmn,
 }
 
 impl FileKind {
@@ -54,7 +56,9 @@ impl FileKind {
         // The object goes on past the prefix: a key seen is certain, an absent one is not,
         // so only a key that belongs to one kind (or a pair that does) decides.
         let has = |k: &str| keys.names.iter().any(|n| n == k);
-        Some(if has("format") && has("range") || has("positions_cap") {
+        Some(if has("cmn") {
+            FileKind::Cmn
+        } else if has("format") && has("range") || has("positions_cap") {
             FileKind::State
         } else if has("input_hash") {
             FileKind::Summary
@@ -80,7 +84,9 @@ impl FileKind {
     /// The kind of a whole object with the top-level keys `keys`.
     fn of_keys(keys: &TopKeys) -> Option<FileKind> {
         let has = |k: &str| keys.names.iter().any(|n| n == k);
-        Some(if has("format") && has("range") {
+        Some(if has("cmn") {
+            FileKind::Cmn
+        } else if has("format") && has("range") {
             FileKind::State
         } else if has("input_hash") && has("shooter") {
             FileKind::Summary
@@ -131,6 +137,9 @@ impl FileKind {
             FileKind::GameLog => "a game log (written by `crokinole play --games 1`)",
             FileKind::GamesSummary => "a games summary (written by `crokinole play`)",
             FileKind::Tracks => "a tracks file (read by `crokinole fit`)",
+            FileKind::Cmn => {
+                "match records in Crokinole Match Notation (read by `crokinole stats`, written by `crokinole play --cmn` and `tournament --cmn`)"
+            }
         }
     }
 }

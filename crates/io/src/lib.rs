@@ -5,6 +5,7 @@
 //! hand the front ends (the CLI, the server, the Python package) text made by these
 //! writers, one writer per format, its options (rules, traces, layout) taken as values.
 
+mod cmn;
 mod csv;
 mod file_kind;
 mod format;
@@ -22,6 +23,7 @@ pub(crate) mod shot_file;
 pub(crate) mod situation;
 mod sizes;
 mod skills;
+mod stats_json;
 pub(crate) mod strict;
 mod study_file;
 mod style;
@@ -29,6 +31,7 @@ mod suggest_file;
 mod trace_json;
 mod tracks;
 
+pub use cmn::{CmnBatchWriter, CmnEvent, CmnMatch, SIMULATED_DATE, cmn_batch_json, parse_cmn};
 pub use csv::{
     SAMPLE_CSV_HEADER, outcomes_csv, outcomes_csv_header, outcomes_csv_rows, sample_csv_row,
 };
@@ -55,6 +58,7 @@ pub use shot_file::{
 };
 pub use sizes::{Sizes, sizes};
 pub use skills::{OPEN20_DEFINITION, skills_json};
+pub use stats_json::round_stats_json;
 pub use study_file::{
     STATE_FORMAT, STATE_VERSION, canonical_json, engine_version, fnv1a, input_hash, parse_state,
     parse_state_study, parse_study_file, parse_summary, sample_line, state_json, study_file_json,

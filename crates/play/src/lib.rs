@@ -51,6 +51,7 @@ pub mod config;
 pub mod legality;
 pub mod replay;
 pub mod run;
+pub mod stats;
 pub mod strategy;
 pub mod summary;
 
