@@ -3,9 +3,10 @@
 //! standings with Bradley-Terry ratings.
 
 use super::failure::{Failure, in_file};
-use super::output::read_input;
+use super::output::{read_input, write_output};
 use super::signals::StopSignals;
-use crokinole::referee::tournament::standings_text;
+use crokinole::io::{CmnEvent, cmn_batch_json};
+use crokinole::referee::tournament::{cmn_matches, standings_text};
 use crokinole::referee::{MatchError, parse_tournament, run_tournament};
 use std::path::PathBuf;
 
@@ -25,6 +26,10 @@ pub struct Args {
     /// The seed, instead of the file's.
     #[arg(long, value_name = "N")]
     seed: Option<u64>,
+    /// Also write every game played as a match record in Crokinole Match Notation to
+    /// PATH (a batch, in schedule order), for `crokinole stats` (docs/cmn.md).
+    #[arg(long, value_name = "PATH")]
+    cmn: Option<PathBuf>,
 }
 
 /// `crokinole tournament`.
@@ -50,6 +55,14 @@ pub fn run(args: Args) -> Result<(), Failure> {
         MatchError::Input(e) => Failure::Input(e),
         e => Failure::Io(e.to_string()),
     })?;
+    if let Some(path) = &args.cmn {
+        let event = CmnEvent {
+            name: format!("crokinole tournament, seed {}", config.seed),
+            kind: "simulation".into(),
+        };
+        let text = cmn_batch_json(&cmn_matches(&config, &results), &event);
+        write_output(Some(path), |w| w.write_all(text.as_bytes()))?;
+    }
     print!("{}", standings_text(&config, &results));
     println!("logs: {}", args.logs.display());
     if results.stopped {

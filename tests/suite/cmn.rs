@@ -197,3 +197,56 @@ fn a_malformed_record_is_refused_naming_the_field() {
     assert_eq!(r.code, Some(2));
     assert!(r.stderr.contains("shot file"), "{}", r.stderr);
 }
+
+/// `tournament --cmn` then `stats`: the 20s and the hammer's record are the tournament's
+/// own, counted from the rounds the referee played; each entrant's rounds by name.
+#[test]
+fn stats_of_tournament_records_are_the_tournaments_own_figures() {
+    use crokinole::cancel::Cancel;
+    use crokinole::referee::{parse_tournament, run_tournament};
+    let dir = scratch("cmn_stats_of_tournament");
+    let config_text = r#"{"players": [{"name": "greedy", "player": "builtin:greedy:k=4"},
+        {"name": "random", "player": "builtin:random"}, {"name": "mc", "player": "builtin:mc:k=2:m=2"}],
+        "games": 1, "ruleset": "tournament", "noise": "club", "seed": 11}"#;
+    let config_path = dir.join("t.json");
+    std::fs::write(&config_path, config_text).unwrap();
+    let cmn = dir.join("t.cmn.json");
+    let logs = dir.join("logs");
+    binary::ok(&[
+        "tournament",
+        config_path.to_str().unwrap(),
+        "--logs",
+        logs.to_str().unwrap(),
+        "--cmn",
+        cmn.to_str().unwrap(),
+    ]);
+    let stats: Value =
+        serde_json::from_slice(&binary::ok(&["stats", cmn.to_str().unwrap()])).unwrap();
+
+    let config = parse_tournament(config_text).unwrap();
+    let results =
+        run_tournament(&config, &dir.join("logs2"), 2, &Cancel::never(), &|_, _| {}).unwrap();
+    let (mut twenties, mut rounds, mut won) = (0u64, 0u64, 0u64);
+    for (_, o) in &results.games {
+        for r in &o.as_ref().unwrap().rounds {
+            twenties += u64::from(r.twenties[0] + r.twenties[1]);
+            rounds += 1;
+            let h = usize::from(last_seat(r.first_seat, 2).unwrap() != 0);
+            won += u64::from(r.totals[h] > r.totals[1 - h]);
+        }
+    }
+    assert_eq!(stats["matches"], results.games.len() as u64);
+    assert_eq!(stats["rounds"], rounds);
+    assert_eq!(
+        stats["all"]["twenties_per_player_round"].as_f64().unwrap(),
+        twenties as f64 / (2 * rounds) as f64
+    );
+    assert_eq!(stats["all"]["hammer_won"]["count"], won);
+    let names: Vec<&str> = stats["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["greedy", "mc", "random"]);
+}

@@ -55,7 +55,7 @@ impl CmnMatch {
             teams[usize::from(s.team.min(1))].push(name);
         }
         CmnMatch {
-            id: uuid_of(log.seed, log.game),
+            id: CmnMatch::id_of(log.seed, log.game),
             date: SIMULATED_DATE.to_string(),
             teams,
             rounds: RoundFacts::of_game(log),
@@ -65,6 +65,14 @@ impl CmnMatch {
                 Ruleset::Traditional => None,
             },
         }
+    }
+}
+
+impl CmnMatch {
+    /// The `id` of game `game` of a run or tournament seeded `seed`: a deterministic
+    /// identifier in the form of a version-4 UUID.
+    pub fn id_of(seed: u64, game: u64) -> String {
+        uuid_of(seed, game)
     }
 }
 

@@ -20,7 +20,7 @@
 
 use crate::run::GameLog;
 use crokinole_montecarlo::tally::Proportion;
-use crokinole_rules::{next_seat, seats_in_play, team_of_seat};
+use crokinole_rules::{RoundRecord, next_seat, seats_in_play, team_of_seat};
 use std::collections::BTreeMap;
 
 /// One round as a match record gives it.
@@ -41,7 +41,12 @@ impl RoundFacts {
     /// totals, the hammer the team of the seat before the round's first seat in the play
     /// order (the seat that shoots last).
     pub fn of_game(log: &GameLog) -> Vec<RoundFacts> {
-        log.rounds
+        RoundFacts::of_rounds(&log.rounds, log.players)
+    }
+
+    /// The rounds of a game of `players` players ([`RoundFacts::of_game`]).
+    pub fn of_rounds(rounds: &[RoundRecord], players: u8) -> Vec<RoundFacts> {
+        rounds
             .iter()
             .map(|r| RoundFacts {
                 winner: match r.totals[0].cmp(&r.totals[1]) {
@@ -49,8 +54,7 @@ impl RoundFacts {
                     std::cmp::Ordering::Less => Some(1),
                     std::cmp::Ordering::Equal => None,
                 },
-                hammer: last_seat(r.first_seat, log.players)
-                    .and_then(|s| team_of_seat(s, log.players)),
+                hammer: last_seat(r.first_seat, players).and_then(|s| team_of_seat(s, players)),
                 twenties: Some(r.twenties),
                 totals: Some(r.totals),
             })

@@ -44,6 +44,9 @@ pub struct MatchOutcome {
     pub shots: usize,
     /// The match seed.
     pub seed: u64,
+    /// Every finished round, in order (its 20s, totals and first seat: a match record's
+    /// rounds, `crokinole tournament --cmn`).
+    pub rounds: Vec<crokinole_rules::RoundRecord>,
 }
 
 /// Why a match could not be refereed to its end.
@@ -180,6 +183,7 @@ pub fn resume_match<'a>(
         names,
         shots: table.shots().len(),
         seed: config.seed,
+        rounds: table.rounds().to_vec(),
     })
 }
 

@@ -240,6 +240,11 @@ impl Table {
         }
     }
 
+    /// The game's finished rounds, in order.
+    pub fn rounds(&self) -> &[crokinole_rules::RoundRecord] {
+        self.game.game().rounds()
+    }
+
     /// The game's totals per team.
     pub fn scores(&self) -> [u32; 2] {
         self.game.game().score()

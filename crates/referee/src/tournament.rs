@@ -475,3 +475,29 @@ pub fn standings_text(config: &TournamentConfig, results: &Results) -> String {
     }
     out
 }
+
+/// The games of a tournament as match records in Crokinole Match Notation, in schedule
+/// order (games not played left out): each entrant named as in the standings, the rounds
+/// as the referee played them, the id a function of the tournament's seed and the game's
+/// index. `crokinole tournament --cmn` writes them; `crokinole stats` reads them.
+pub fn cmn_matches(config: &TournamentConfig, results: &Results) -> Vec<crokinole_io::CmnMatch> {
+    results
+        .games
+        .iter()
+        .filter_map(|(p, outcome)| {
+            let o = outcome.as_ref()?;
+            let name = |e: usize| vec![config.entrants[e].name.clone()];
+            Some(crokinole_io::CmnMatch {
+                id: crokinole_io::CmnMatch::id_of(config.seed, p.index as u64),
+                date: crokinole_io::SIMULATED_DATE.to_string(),
+                teams: [name(p.first), name(p.second)],
+                rounds: crokinole_play::stats::RoundFacts::of_rounds(&o.rounds, 2),
+                winner: o.winner,
+                fixed_rounds: match config.ruleset {
+                    Ruleset::Tournament => config.ruleset.rounds(),
+                    Ruleset::Traditional => None,
+                },
+            })
+        })
+        .collect()
+}
