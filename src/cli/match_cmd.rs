@@ -4,14 +4,17 @@
 
 use super::args::ruleset_parser;
 use super::failure::Failure;
+use super::output::write_output;
 use super::signals::StopSignals;
 use crokinole::io::match_protocol::Clock;
+use crokinole::io::{CmnEvent, CmnMatch, cmn_batch_json};
 use crokinole::montecarlo::Noise;
 use crokinole::montecarlo::noise::mix;
 use crokinole::play::parse_noise;
 use crokinole::referee::config::{
     DEFAULT_MAX_ROUNDS, DEFAULT_PER_SHOT_S, DEFAULT_TOTAL_S, READY_TIMEOUT_S,
 };
+use crokinole::referee::tournament::cmn_match;
 use crokinole::referee::{
     End, MatchConfig, MatchError, MatchOutcome, PlayerSpec, SeatConfig, accept_players,
     join_tokens, play_match, replay_log,
@@ -82,6 +85,10 @@ struct GameArgs {
     /// The log (default: `match-SEED.jsonl` here).
     #[arg(long, value_name = "FILE")]
     log: Option<PathBuf>,
+    /// Also write the game as a match record in Crokinole Match Notation to PATH, the
+    /// players named by their `ready` names (docs/cmn.md).
+    #[arg(long, value_name = "PATH")]
+    cmn: Option<PathBuf>,
     /// A game not over after this many rounds ends there.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_ROUNDS,
               value_parser = clap::value_parser!(u32).range(1..))]
@@ -198,6 +205,13 @@ fn play(args: GameArgs) -> Result<(), Failure> {
         .log
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("match-{seed}.jsonl")));
+    let cmn = args.cmn.clone();
+    if cmn.as_deref().is_some_and(|c| c == log_path) {
+        return Err(Failure::Input(InputError::new(
+            "cmn",
+            "is the same path as the log: the record would overwrite it",
+        )));
+    }
     let signals = StopSignals::watch()?;
     let cancel = signals.cancel().clone();
     let mut conns = Vec::new();
@@ -239,6 +253,21 @@ fn play(args: GameArgs) -> Result<(), Failure> {
     );
     match result {
         Ok(outcome) => {
+            if let Some(path) = &cmn {
+                let mut teams: [Vec<String>; 2] = [vec![], vec![]];
+                for (seat, name) in &outcome.names {
+                    let team = team_of_seat(*seat, config.players).unwrap_or(0);
+                    teams[usize::from(team.min(1))].push(name.clone());
+                }
+                let id = CmnMatch::id_of(config.seed, 0);
+                let record = cmn_match(&outcome, config.players, config.ruleset, teams, id);
+                let event = CmnEvent {
+                    name: format!("crokinole match, seed {}", config.seed),
+                    kind: "simulation".into(),
+                };
+                let text = cmn_batch_json(&[record], &event);
+                write_output(Some(path), |w| w.write_all(text.as_bytes()))?;
+            }
             print!("{}", result_text(&config, &outcome, &log_path));
             Ok(())
         }

@@ -250,3 +250,56 @@ fn stats_of_tournament_records_are_the_tournaments_own_figures() {
         .collect();
     assert_eq!(names, ["greedy", "mc", "random"]);
 }
+
+#[test]
+fn a_refereed_match_writes_its_record_with_the_players_names() {
+    let dir = scratch("cmn_match");
+    let (log, cmn) = (dir.join("m.jsonl"), dir.join("m.cmn.json"));
+    let out = binary::ok(&[
+        "match",
+        "--player",
+        "builtin:greedy",
+        "--player",
+        "builtin:random",
+        "--seed",
+        "3",
+        "--ruleset",
+        "tournament",
+        "--log",
+        log.to_str().unwrap(),
+        "--cmn",
+        cmn.to_str().unwrap(),
+    ]);
+    let printed = String::from_utf8(out).unwrap();
+    let m = &parse_cmn(&std::fs::read_to_string(&cmn).unwrap()).unwrap()[0];
+    assert_eq!(m.teams[0], ["builtin:greedy:k=16:spin=0"]);
+    assert_eq!(m.teams[1], ["builtin:random:spin=0"]);
+    assert_eq!(m.rounds.len(), 4);
+    assert!(
+        m.rounds
+            .iter()
+            .all(|r| r.hammer.is_some() && r.twenties.is_some())
+    );
+    let winner = ["team 0 wins", "team 1 wins"]
+        .iter()
+        .position(|w| printed.contains(w))
+        .map(|t| t as u8);
+    assert_eq!(m.winner, winner, "{printed}");
+    // The record may not overwrite the log.
+    let r = binary::run(
+        &[
+            "match",
+            "--player",
+            "builtin:random",
+            "--player",
+            "builtin:random",
+            "--log",
+            log.to_str().unwrap(),
+            "--cmn",
+            log.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert!(r.stderr.contains("cmn"), "{}", r.stderr);
+}

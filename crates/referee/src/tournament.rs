@@ -477,27 +477,45 @@ pub fn standings_text(config: &TournamentConfig, results: &Results) -> String {
 }
 
 /// The games of a tournament as match records in Crokinole Match Notation, in schedule
-/// order (games not played left out): each entrant named as in the standings, the rounds
-/// as the referee played them, the id a function of the tournament's seed and the game's
-/// index. `crokinole tournament --cmn` writes them; `crokinole stats` reads them.
+/// order (games not played left out): each entrant named as in the standings, the id a
+/// function of the tournament's seed and the game's index. `crokinole tournament --cmn`
+/// writes them; `crokinole stats` reads them.
 pub fn cmn_matches(config: &TournamentConfig, results: &Results) -> Vec<crokinole_io::CmnMatch> {
     results
         .games
         .iter()
         .filter_map(|(p, outcome)| {
-            let o = outcome.as_ref()?;
             let name = |e: usize| vec![config.entrants[e].name.clone()];
-            Some(crokinole_io::CmnMatch {
-                id: crokinole_io::CmnMatch::id_of(config.seed, p.index as u64),
-                date: crokinole_io::SIMULATED_DATE.to_string(),
-                teams: [name(p.first), name(p.second)],
-                rounds: crokinole_play::stats::RoundFacts::of_rounds(&o.rounds, 2),
-                winner: o.winner,
-                fixed_rounds: match config.ruleset {
-                    Ruleset::Tournament => config.ruleset.rounds(),
-                    Ruleset::Traditional => None,
-                },
-            })
+            let id = crokinole_io::CmnMatch::id_of(config.seed, p.index as u64);
+            Some(cmn_match(
+                outcome.as_ref()?,
+                2,
+                config.ruleset,
+                [name(p.first), name(p.second)],
+                id,
+            ))
         })
         .collect()
+}
+
+/// A refereed game as a match record: `teams` its players' names per team, the rounds as
+/// the referee played them (`crokinole match --cmn`, [`cmn_matches`]).
+pub fn cmn_match(
+    outcome: &MatchOutcome,
+    players: u8,
+    ruleset: Ruleset,
+    teams: [Vec<String>; 2],
+    id: String,
+) -> crokinole_io::CmnMatch {
+    crokinole_io::CmnMatch {
+        id,
+        date: crokinole_io::SIMULATED_DATE.to_string(),
+        teams,
+        rounds: crokinole_play::stats::RoundFacts::of_rounds(&outcome.rounds, players),
+        winner: outcome.winner,
+        fixed_rounds: match ruleset {
+            Ruleset::Tournament => ruleset.rounds(),
+            Ruleset::Traditional => None,
+        },
+    }
 }
