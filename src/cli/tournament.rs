@@ -6,7 +6,7 @@ use super::failure::{Failure, in_file};
 use super::output::{read_input, write_output};
 use super::signals::StopSignals;
 use crokinole::io::{CmnEvent, cmn_batch_json};
-use crokinole::referee::tournament::{cmn_matches, standings_text};
+use crokinole::referee::tournament::{cmn_matches, results_json, standings_text};
 use crokinole::referee::{MatchError, parse_tournament, run_tournament};
 use std::path::PathBuf;
 
@@ -26,6 +26,10 @@ pub struct Args {
     /// The seed, instead of the file's.
     #[arg(long, value_name = "N")]
     seed: Option<u64>,
+    /// Print the standings and every game's result as JSON instead of the table
+    /// (docs/match.md).
+    #[arg(long)]
+    json: bool,
     /// Also write every game played as a match record in Crokinole Match Notation to
     /// PATH (a batch, in schedule order), for `crokinole stats` (docs/cmn.md).
     #[arg(long, value_name = "PATH")]
@@ -63,8 +67,12 @@ pub fn run(args: Args) -> Result<(), Failure> {
         let text = cmn_batch_json(&cmn_matches(&config, &results), &event);
         write_output(Some(path), |w| w.write_all(text.as_bytes()))?;
     }
-    print!("{}", standings_text(&config, &results));
-    println!("logs: {}", args.logs.display());
+    if args.json {
+        print!("{}", results_json(&config, &results, &args.logs));
+    } else {
+        print!("{}", standings_text(&config, &results));
+        println!("logs: {}", args.logs.display());
+    }
     if results.stopped {
         return Err(signals.stopped(
             "the tournament was stopped; the standings are those of the games finished".into(),

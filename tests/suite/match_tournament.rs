@@ -101,3 +101,67 @@ fn bad_tournament_files_are_refused_naming_the_field() {
     .unwrap_err();
     assert_eq!(e.field, "clock.total_s");
 }
+
+/// `tournament --json`: the standings and every game's result as JSON, the same figures
+/// as the table (issue #40: the standings were printed only as text).
+#[test]
+fn the_results_as_json_hold_the_tables_figures_and_every_game() {
+    let dir = scratch("tournament_json");
+    let text = r#"{"players": [{"name": "greedy", "player": "builtin:greedy:k=2"},
+        {"name": "random", "player": "builtin:random"}], "games": 2, "ruleset": "tournament",
+        "noise": "club", "max_rounds": 2, "seed": 3}"#;
+    let path = dir.join("t.json");
+    std::fs::write(&path, text).unwrap();
+    let run = |json: bool| {
+        let logs = dir.join(if json { "a" } else { "b" });
+        let mut args = vec![
+            "tournament",
+            path.to_str().unwrap(),
+            "--logs",
+            logs.to_str().unwrap(),
+        ];
+        if json {
+            args.push("--json");
+        }
+        String::from_utf8(crate::binary::ok(&args)).unwrap()
+    };
+    let (json, table) = (run(true), run(false));
+    let v: Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(
+        (
+            v["entrants"].as_u64(),
+            v["games"].as_u64(),
+            v["played"].as_u64()
+        ),
+        (Some(2), Some(4), Some(4))
+    );
+    assert_eq!(v["results"].as_array().unwrap().len(), 4);
+    for s in v["standings"].as_array().unwrap() {
+        // The table's line of this entrant holds the same rating and record.
+        let name = s["name"].as_str().unwrap();
+        let line = table
+            .lines()
+            .find(|l| l.split_whitespace().nth(1) == Some(name))
+            .unwrap();
+        assert!(
+            line.contains(&format!("{:.1}", s["rating"].as_f64().unwrap())),
+            "{line}"
+        );
+        let won = s["won"].as_u64().unwrap();
+        let words: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(words[words.len() - 4], won.to_string(), "{line}");
+    }
+    let wins: u64 = v["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["won"].as_u64().unwrap())
+        .sum();
+    let decided = v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| !g["winner"].is_null())
+        .count();
+    assert_eq!(wins, decided as u64);
+}

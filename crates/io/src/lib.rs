@@ -23,6 +23,7 @@ pub(crate) mod shot_file;
 pub(crate) mod situation;
 mod sizes;
 mod skills;
+mod standings_json;
 mod stats_json;
 pub(crate) mod strict;
 mod study_file;
@@ -58,6 +59,7 @@ pub use shot_file::{
 };
 pub use sizes::{Sizes, sizes};
 pub use skills::{OPEN20_DEFINITION, skills_json};
+pub use standings_json::{GameResultJson, StandingJson, TournamentJson, tournament_json};
 pub use stats_json::round_stats_json;
 pub use study_file::{
     STATE_FORMAT, STATE_VERSION, canonical_json, engine_version, fnv1a, input_hash, parse_state,

@@ -476,6 +476,49 @@ pub fn standings_text(config: &TournamentConfig, results: &Results) -> String {
     out
 }
 
+/// The results as `tournament --json` prints them (`logs`: the folder of the games' logs).
+pub fn results_json(config: &TournamentConfig, results: &Results, logs: &Path) -> String {
+    let name = |e: usize| config.entrants[e].name.clone();
+    crokinole_io::tournament_json(&crokinole_io::TournamentJson {
+        entrants: config.entrants.len(),
+        games: results.games.len(),
+        played: results.games.iter().filter(|g| g.1.is_some()).count(),
+        seed: config.seed,
+        stopped: results.stopped,
+        logs: logs.display().to_string(),
+        standings: results
+            .standings
+            .iter()
+            .enumerate()
+            .map(|(k, s)| crokinole_io::StandingJson {
+                rank: k + 1,
+                name: name(s.entrant),
+                rating: s.rating.elo,
+                interval: s.rating.interval,
+                won: s.won,
+                drew: s.drawn,
+                lost: s.lost,
+                forfeits: s.forfeits,
+            })
+            .collect(),
+        results: results
+            .games
+            .iter()
+            .filter_map(|(p, o)| {
+                let o = o.as_ref()?;
+                Some(crokinole_io::GameResultJson {
+                    game: p.index,
+                    players: [name(p.first), name(p.second)],
+                    scores: o.scores,
+                    winner: o.winner,
+                    end: o.end.reason(),
+                    shots: o.shots,
+                })
+            })
+            .collect(),
+    })
+}
+
 /// The games of a tournament as match records in Crokinole Match Notation, in schedule
 /// order (games not played left out): each entrant named as in the standings, the id a
 /// function of the tournament's seed and the game's index. `crokinole tournament --cmn`
