@@ -9,7 +9,9 @@ use super::output::{laid_out, read_input_of, write_output};
 use super::progress::{Progress, count_of, human_duration};
 use super::signals::StopSignals;
 use crokinole::InputError;
-use crokinole::io::{Layout, SAMPLE_CSV_HEADER, sample_csv_row, sample_line, state_json};
+use crokinole::io::{
+    Layout, SAMPLE_CSV_HEADER, SampleParquet, SampleRow, sample_csv_row, sample_line, state_json,
+};
 use crokinole::jobs;
 use crokinole::montecarlo::{CHUNK, Sampling, Shard, Tally};
 use std::io::Write;
@@ -33,7 +35,9 @@ pub struct Args {
     threads: Threads,
     /// Stream every sample's outcome to PATH as JSON lines, in sample order, written
     /// as it goes (a run stopped by Ctrl-C keeps every finished chunk); as CSV
-    /// (one row per sample, columns in docs/output.md) when PATH ends in `.csv`.
+    /// (one row per sample, columns in docs/output.md) when PATH ends in `.csv`; as
+    /// Parquet (the CSV's columns, typed; a row group each 65,536 samples) when it ends
+    /// in `.parquet`.
     #[arg(long, value_name = "PATH")]
     samples_out: Option<PathBuf>,
     /// Include the shot disc's final position and class for the first 10,000
@@ -81,10 +85,16 @@ pub fn run(a: Args) -> Result<(), Failure> {
     let study = jobs::study::read(&text).map_err(Failure::Input)?;
     let plan = plan.map_err(Failure::Input)?;
     let pool = threads.pool()?;
-    let csv =
-        samples_out.is_some_and(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv")));
+    let ext = |x: &str| {
+        samples_out.is_some_and(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case(x)))
+    };
+    let (csv, parquet) = (ext("csv"), ext("parquet"));
     let mut lines = match samples_out {
-        Some(path) => Some(SampleLines::create(path, csv.then_some(SAMPLE_CSV_HEADER))?),
+        Some(path) if parquet => Some(SamplesFile::Parquet(Box::new(ParquetFile::create(path)?))),
+        Some(path) => Some(SamplesFile::Lines(SampleLines::create(
+            path,
+            csv.then_some(SAMPLE_CSV_HEADER),
+        )?)),
         None => None,
     };
     let count = plan.range.end - plan.range.start;
@@ -97,17 +107,20 @@ pub fn run(a: Args) -> Result<(), Failure> {
             CHUNK,
             |s| {
                 write_lines.then(|| {
-                    if csv {
-                        sample_csv_row(s)
+                    if parquet {
+                        SampleOut::Row(SampleRow::of(s))
+                    } else if csv {
+                        SampleOut::Line(sample_csv_row(s))
                     } else {
-                        sample_line(s)
+                        SampleOut::Line(sample_line(s))
                     }
                 })
             },
-            |line| {
+            |out| {
                 progress.inc(1);
-                match (&mut lines, line) {
-                    (Some(out), Some(line)) => out.push(&line),
+                match (&mut lines, out) {
+                    (Some(SamplesFile::Lines(f)), Some(SampleOut::Line(line))) => f.push(&line),
+                    (Some(SamplesFile::Parquet(f)), Some(SampleOut::Row(row))) => f.push(row),
                     _ => Ok(()),
                 }
             },
@@ -175,6 +188,62 @@ fn stopped_study(
         }
     }
     Err(signals.stopped(message))
+}
+
+/// What one sample gives the samples file: a line (JSON or CSV) or a Parquet row.
+enum SampleOut {
+    Line(String),
+    Row(SampleRow),
+}
+
+/// The samples file, as lines or as Parquet.
+enum SamplesFile {
+    Lines(SampleLines),
+    Parquet(Box<ParquetFile>),
+}
+
+impl SamplesFile {
+    fn finish(self) -> Result<(), Failure> {
+        match self {
+            SamplesFile::Lines(f) => f.finish(),
+            SamplesFile::Parquet(f) => f.finish(),
+        }
+    }
+}
+
+/// The samples file as Parquet: rows held until a row group is full
+/// (`io::ROW_GROUP`), the footer written at the end, also when Ctrl-C stopped the run
+/// (the file then holds every finished sample, as the lines do).
+struct ParquetFile {
+    path: PathBuf,
+    writer: SampleParquet<std::io::BufWriter<std::fs::File>>,
+}
+
+impl ParquetFile {
+    fn create(path: &Path) -> Result<ParquetFile, Failure> {
+        let cannot =
+            |e: std::io::Error| Failure::Io(format!("cannot write `{}`: {e}", path.display()));
+        let file = std::fs::File::create(path).map_err(cannot)?;
+        let writer = SampleParquet::new(std::io::BufWriter::new(file)).map_err(cannot)?;
+        Ok(ParquetFile {
+            path: path.to_path_buf(),
+            writer,
+        })
+    }
+
+    fn push(&mut self, row: SampleRow) -> Result<(), Failure> {
+        self.writer
+            .push(row)
+            .map_err(|e| Failure::Io(format!("cannot write `{}`: {e}", self.path.display())))
+    }
+
+    fn finish(self) -> Result<(), Failure> {
+        let path = self.path;
+        self.writer
+            .finish()
+            .and_then(|mut w| w.flush())
+            .map_err(|e| Failure::Io(format!("cannot write `{}`: {e}", path.display())))
+    }
 }
 
 /// The samples file: lines collect in memory and go to the file a chunk at a time, so a

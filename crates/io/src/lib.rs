@@ -19,6 +19,7 @@ mod model_json;
 pub use json_form::{FromJson, Json, ReadJson, ToJson};
 mod outcome_file;
 mod play_file;
+mod samples_parquet;
 pub(crate) mod shot_file;
 pub(crate) mod situation;
 mod sizes;
@@ -52,6 +53,7 @@ pub use outcome_file::{lay_outcomes, write_laid_outcome_stream};
 pub use play_file::{
     game_log_json, games_summary_json, parse_game_log, parse_noise_json, replay_json,
 };
+pub use samples_parquet::{ROW_GROUP, SampleParquet, SampleRow};
 pub use shot_file::blocks::read_shot_blocks;
 pub use shot_file::{
     EachShot, StreamStop, StreamedBlocks, params_json, parse_shot_file, read_shot_stream,
