@@ -35,6 +35,11 @@ pub struct Args {
     #[arg(long, value_name = "OBJECTIVE", default_value = "score",
           value_parser = named::<Objective>(OBJECTIVES.map(Objective::name)))]
     objective: Objective,
+    /// FILE holds many positions, a suggest file a line (JSON lines): print one plan a
+    /// line, compact, in order, each what `suggest` prints for that line alone with these
+    /// flags (docs/suggest.md).
+    #[arg(long)]
+    batch: bool,
     #[command(flatten)]
     threads: Threads,
     #[command(flatten)]
@@ -54,6 +59,9 @@ pub fn run(a: Args) -> Result<(), Failure> {
         top: a.top as usize,
         grid: true,
     };
+    if a.batch {
+        return run_batch(file, &config, threads, output);
+    }
     let text = read_input_of(file, crokinole::io::FileKind::Suggest)?;
     let request = jobs::plan::read(&text).map_err(Failure::Input)?;
     note_blocked_offsets(&request);
@@ -101,6 +109,60 @@ pub fn run(a: Args) -> Result<(), Failure> {
 
 /// A note on standard error when pegs or discs sit on the shooter's line inside the
 /// searched offsets: placements there are illegal, and the search silently skips them.
+/// `suggest --batch`: the positions of a JSON-lines file (or standard input) planned one
+/// after the other, each plan written as a line as soon as it is made.
+fn run_batch(
+    file: &std::path::Path,
+    config: &crokinole::plan::PlanConfig,
+    threads: super::args::Threads,
+    output: Option<&std::path::Path>,
+) -> Result<(), Failure> {
+    let cannot_read =
+        |e: std::io::Error| Failure::Io(format!("cannot read `{}`: {e}", file.display()));
+    let input: Box<dyn std::io::BufRead + Send> = if file == std::path::Path::new("-") {
+        Box::new(std::io::BufReader::new(std::io::stdin()))
+    } else {
+        Box::new(std::io::BufReader::new(
+            std::fs::File::open(file).map_err(cannot_read)?,
+        ))
+    };
+    let out: Box<dyn std::io::Write + Send> = match output {
+        Some(path) => Box::new(std::io::BufWriter::new(
+            std::fs::File::create(path)
+                .map_err(|e| Failure::Io(format!("cannot write `{}`: {e}", path.display())))?,
+        )),
+        None => Box::new(std::io::BufWriter::new(std::io::stdout())),
+    };
+    let pool = threads.pool()?;
+    let progress = Progress::spinner("planning positions");
+    let signals = StopSignals::watch()?;
+    let done = pool.install(|| {
+        jobs::plan::plan_lines(input, config, out, signals.cancel(), |_| progress.inc(1))
+    });
+    match done {
+        Ok(n) if signals.cancel().is_cancelled() => {
+            progress.abandon();
+            Err(signals.stopped(format!("{n} plans written, one a line, in order")))
+        }
+        Ok(n) => {
+            progress.finish(|took| format!("{n} positions planned in {}", human_duration(took)));
+            Ok(())
+        }
+        Err(jobs::plan::LinesFailure::Input(e)) => {
+            progress.abandon();
+            Err(Failure::Input(e))
+        }
+        Err(jobs::plan::LinesFailure::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+            progress.abandon();
+            Err(Failure::BrokenPipe)
+        }
+        Err(jobs::plan::LinesFailure::Io(e)) => {
+            progress.abandon();
+            Err(Failure::Io(e.to_string()))
+        }
+    }
+}
+
 fn note_blocked_offsets(request: &crokinole::plan::Request) {
     let Ok(setup) = request.setup() else {
         return; // the planner refuses it with the reason

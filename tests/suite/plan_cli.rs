@@ -234,3 +234,60 @@ fn pegs_on_the_shooting_line_are_noted() {
     assert_eq!(plain.code, Some(0));
     assert!(plain.stderr.is_empty(), "{}", plain.stderr);
 }
+
+/// `suggest --batch` (issue #40): positions a line in, plans a line out, each the plan
+/// `suggest --compact` prints for that position alone; blank lines skipped, a bad line
+/// refused naming it, standard input taken as `-`.
+#[test]
+fn a_batch_of_positions_gives_each_positions_own_plan_a_line() {
+    let dir = crate::binary::scratch("suggest_batch");
+    let names = ["takeout", "opening", "guarded"];
+    let lines: Vec<String> = names
+        .iter()
+        .map(|n| {
+            let text =
+                std::fs::read_to_string(crate::binary::fixture("suggest", &format!("{n}.json")))
+                    .unwrap();
+            serde_json::to_string(&serde_json::from_str::<serde_json::Value>(&text).unwrap())
+                .unwrap()
+        })
+        .collect();
+    let input = format!("{}\n\n{}\n{}\n", lines[0], lines[1], lines[2]);
+    let path = dir.join("positions.jsonl");
+    std::fs::write(&path, &input).unwrap();
+    let flags = ["--budget", "1000", "--seed", "2", "--top", "2"];
+    let mut args = vec!["suggest", "--batch", path.to_str().unwrap()];
+    args.extend(flags);
+    let out = String::from_utf8(crate::binary::ok(&args)).unwrap();
+    let plans: Vec<&str> = out.lines().collect();
+    assert_eq!(plans.len(), 3);
+    for (k, n) in names.iter().enumerate() {
+        let fixture = crate::binary::fixture("suggest", &format!("{n}.json"));
+        let mut one = vec!["suggest", fixture.as_str(), "--compact"];
+        one.extend(flags);
+        let single = String::from_utf8(crate::binary::ok(&one)).unwrap();
+        assert_eq!(format!("{}\n", plans[k]), single, "{n}");
+    }
+    let stdin = crate::binary::run(
+        &[&["suggest", "--batch", "-"][..], &flags[..]].concat(),
+        Some(&input),
+    );
+    assert_eq!(stdin.code, Some(0), "{}", stdin.stderr);
+    assert_eq!(String::from_utf8(stdin.stdout).unwrap(), out);
+    // A bad third position: exit 2, naming its line (4: the blank line counts).
+    let bad = input.replacen("\"seat\"", "\"sit\"", 3);
+    let bad_path = dir.join("bad.jsonl");
+    std::fs::write(&bad_path, bad.replacen("\"sit\"", "\"seat\"", 2)).unwrap();
+    let r = crate::binary::run(
+        &[
+            "suggest",
+            "--batch",
+            bad_path.to_str().unwrap(),
+            "--budget",
+            "1000",
+        ],
+        None,
+    );
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert!(r.stderr.contains("(line 4)"), "{}", r.stderr);
+}
