@@ -324,8 +324,9 @@ fn replay(log: &Path) -> Result<(), Failure> {
     if meta.len() > crokinole::referee::replay::MAX_LOG_BYTES as u64 {
         return Err(Failure::Io(format!("{}: larger than 1 GiB", log.display())));
     }
-    let text = std::fs::read_to_string(log)
-        .map_err(|e| Failure::Io(format!("cannot read {}: {e}", log.display())))?;
+    // Read as every input is: bounded whatever the log is (a pipe, a device), refused at
+    // its first bytes if they are not text.
+    let text = super::output::read_input(log)?;
     match replay_log(&text) {
         Ok(r) => {
             let [a, b] = r.scores;

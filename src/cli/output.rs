@@ -35,7 +35,10 @@ const SNIFF_BYTES: u64 = 1 << 16;
 /// smaller file is read and refused by the command's reader as before (its message then
 /// also names the kind).
 pub fn read_input_of(file: &Path, expected: FileKind) -> Result<HeldText, Failure> {
+    // Only a regular file is looked at twice: a pipe's or a device's first bytes, once
+    // read, would be lost to the reading that follows.
     if file != Path::new("-")
+        && std::fs::metadata(file).is_ok_and(|m| m.is_file())
         && let Ok(f) = std::fs::File::open(file)
     {
         let mut start = Vec::new();

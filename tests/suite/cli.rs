@@ -479,3 +479,51 @@ fn csv_flags_point_to_the_page_with_the_columns() {
         assert!(output_md.contains(column), "docs/output.md lacks {column}");
     }
 }
+
+/// Issue #42, item 2: an input that is not a regular file was read whole (`/dev/zero`
+/// reached 3 GB in 3 s, `match replay /dev/full` 24 GB). Every command now refuses it at its
+/// first byte; a FIFO is read once (its start is not sniffed away) and gives the file's
+/// result.
+#[test]
+fn a_device_or_a_pipe_is_read_bounded_and_a_fifo_is_read_once() {
+    let commands: [&[&str]; 11] = [
+        &["simulate"],
+        &["montecarlo"],
+        &["merge"],
+        &["suggest"],
+        &["flick"],
+        &["fit"],
+        &["render", "board"],
+        &["tournament"],
+        &["match", "replay"],
+        &["stats"],
+        &["play", "--noise"],
+    ];
+    for c in commands {
+        let args: Vec<&str> = c.iter().copied().chain(["/dev/zero"]).collect();
+        let r = crate::binary::run(&args, None);
+        assert_eq!(r.code, Some(2), "{c:?}: {}", r.stderr);
+        assert!(r.stderr.contains("byte 0 is 0x00"), "{c:?}: {}", r.stderr);
+    }
+    let dir = crate::binary::scratch("fifo_input");
+    let fifo = dir.join("study.fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let study = std::fs::read(crate::binary::fixture("montecarlo", "takeout.json")).unwrap();
+    let writer = {
+        let (fifo, study) = (fifo.clone(), study.clone());
+        std::thread::spawn(move || std::fs::write(fifo, study).unwrap())
+    };
+    let from_fifo = crate::binary::ok(&["montecarlo", fifo.to_str().unwrap(), "--samples", "50"]);
+    writer.join().unwrap();
+    let from_file = crate::binary::ok(&[
+        "montecarlo",
+        &crate::binary::fixture("montecarlo", "takeout.json"),
+        "--samples",
+        "50",
+    ]);
+    assert_eq!(from_fifo, from_file);
+}

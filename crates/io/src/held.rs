@@ -61,16 +61,64 @@ pub fn read_held_from(name: &Path, reader: impl Read) -> Result<HeldText, ReadFa
 
 fn held_or_failure(
     name: &Path,
-    read: std::io::Result<Result<HeldText, usize>>,
+    read: std::io::Result<Result<HeldText, Refused>>,
 ) -> Result<HeldText, ReadFailure> {
     let text =
         read.map_err(|e| ReadFailure::Io(format!("cannot read `{}`: {e}", name.display())))?;
-    text.map_err(|offset| {
+    text.map_err(|why| {
         ReadFailure::Input(InputError::new(
             "file",
-            format!("not valid UTF-8 (bad byte at offset {offset})"),
+            match why {
+                Refused::NotUtf8(offset) => {
+                    format!("not valid UTF-8 (bad byte at offset {offset})")
+                }
+                Refused::TooLarge => format!(
+                    "more than {MAX_INPUT} bytes (1 GiB), the most an input is read to: \
+                     stopped there"
+                ),
+                Refused::Binary { offset, byte } => format!(
+                    "not a text file: byte {offset} is 0x{byte:02x}, a control character \
+                     (the inputs are JSON text); nothing more was read"
+                ),
+            },
         ))
     })
+}
+
+/// The most bytes an input is read to, whatever it is (a file, a pipe, a device,
+/// standard input): 1 GiB. A regular file larger than that is refused from its size; a
+/// stream is read up to it and refused there, so `/dev/zero` or an endless pipe cannot
+/// take the memory.
+pub const MAX_INPUT: u64 = 1 << 30;
+
+/// Bytes of an input's start looked at before the rest is read: a start that is not
+/// text (a control character before anything else) is refused there.
+const START: u64 = 1 << 16;
+
+/// Why an input is not held.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refused {
+    /// Not UTF-8: the offset of the first bad byte.
+    NotUtf8(usize),
+    /// More than [`MAX_INPUT`] bytes.
+    TooLarge,
+    /// Not text: the first byte that is neither white space nor printable is a control
+    /// character (`/dev/zero`, a binary file), at `offset`.
+    Binary {
+        /// Its offset.
+        offset: usize,
+        /// The byte.
+        byte: u8,
+    },
+}
+
+/// The first control character of `start` before any printable byte, if any.
+fn binary_start(start: &[u8]) -> Option<Refused> {
+    let (offset, &byte) = start
+        .iter()
+        .enumerate()
+        .find(|(_, b)| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'))?;
+    (byte < 0x20 || byte == 0x7f).then_some(Refused::Binary { offset, byte })
 }
 
 /// An input file's text held in memory: [`HeldText::as_str`], or `&*held`.
@@ -94,37 +142,71 @@ pub const HUGE_FROM: u64 = 4 << 20;
 impl HeldText {
     /// Reads `file` to its end: into a buffer of 2 MiB pages if it is a regular file of
     /// [`HUGE_FROM`] bytes or more (on Linux), else into an ordinary one. `Err` is the
-    /// error reading; `Ok(Err(offset))` a text that is not UTF-8, with the offset of the
-    /// first bad byte.
-    pub fn read_file(file: &mut std::fs::File) -> std::io::Result<Result<HeldText, usize>> {
+    /// error reading; `Ok(Err(why))` an input refused: not UTF-8, larger than
+    /// [`MAX_INPUT`] (a regular file by its size, before any read; anything else when the
+    /// bound is reached), or not text from its first bytes.
+    pub fn read_file(file: &mut std::fs::File) -> std::io::Result<Result<HeldText, Refused>> {
         let size = file.metadata().map(|m| m.is_file().then_some(m.len()));
+        let Ok(Some(size)) = size else {
+            // A pipe, a FIFO, a device: read as a stream, bounded.
+            return HeldText::read(file);
+        };
+        if size > MAX_INPUT {
+            return Ok(Err(Refused::TooLarge));
+        }
+        {
+            use std::io::{Seek, SeekFrom};
+            let mut start = Vec::new();
+            (&mut *file).take(START).read_to_end(&mut start)?;
+            if let Some(why) = binary_start(&start) {
+                return Ok(Err(why));
+            }
+            file.seek(SeekFrom::Start(0))?;
+        }
         #[cfg(target_os = "linux")]
-        if let Ok(Some(size)) = size
-            && size >= HUGE_FROM
+        if size >= HUGE_FROM
             && let Ok(size) = usize::try_from(size)
             && let Some(mapping) = huge::Mapping::new(size)
         {
             return huge::read_into(mapping, file).map(HeldText::checked);
         }
-        let _ = size;
         let mut bytes = Vec::new();
-        file.read_to_end(&mut bytes)?;
+        file.take(MAX_INPUT + 1).read_to_end(&mut bytes)?;
         Ok(HeldText::checked(Buffer::Heap(bytes)))
     }
 
-    /// Reads `reader` (standard input, a pipe) to its end into an ordinary buffer.
-    pub fn read(mut reader: impl Read) -> std::io::Result<Result<HeldText, usize>> {
+    /// Reads `reader` (standard input, a pipe) to its end into an ordinary buffer: its
+    /// first 64 KiB first, refused there if they are not text, then the rest up to
+    /// [`MAX_INPUT`] bytes.
+    pub fn read(reader: impl Read) -> std::io::Result<Result<HeldText, Refused>> {
+        HeldText::read_up_to(reader, MAX_INPUT)
+    }
+
+    /// [`HeldText::read`] with the bound `max` (at least 64 KiB).
+    fn read_up_to(mut reader: impl Read, max: u64) -> std::io::Result<Result<HeldText, Refused>> {
         let mut bytes = Vec::new();
-        reader.read_to_end(&mut bytes)?;
+        (&mut reader).take(START).read_to_end(&mut bytes)?;
+        if let Some(why) = binary_start(&bytes) {
+            return Ok(Err(why));
+        }
+        let left = max + 1 - bytes.len() as u64;
+        reader.take(left).read_to_end(&mut bytes)?;
+        if bytes.len() as u64 > max {
+            return Ok(Err(Refused::TooLarge));
+        }
         Ok(HeldText::checked(Buffer::Heap(bytes)))
     }
 
-    /// `buffer` as a text, or the offset of its first byte that is not UTF-8.
-    fn checked(buffer: Buffer) -> Result<HeldText, usize> {
+    /// `buffer` as a text, or why not: more than [`MAX_INPUT`] bytes, or not UTF-8 (the
+    /// offset of the first bad byte).
+    fn checked(buffer: Buffer) -> Result<HeldText, Refused> {
         let held = HeldText { buffer };
+        if held.bytes().len() as u64 > MAX_INPUT {
+            return Err(Refused::TooLarge);
+        }
         match std::str::from_utf8(held.bytes()) {
             Ok(_) => Ok(held),
-            Err(e) => Err(e.valid_up_to()),
+            Err(e) => Err(Refused::NotUtf8(e.valid_up_to())),
         }
     }
 
@@ -267,8 +349,10 @@ mod huge {
         loop {
             let room = mapping.room();
             if room.is_empty() {
+                // The file grew while it was read: the rest, up to the bound.
                 let mut bytes = mapping.filled().to_vec();
-                file.read_to_end(&mut bytes)?;
+                let left = (super::MAX_INPUT + 1).saturating_sub(bytes.len() as u64);
+                file.take(left).read_to_end(&mut bytes)?;
                 return Ok(Buffer::Heap(bytes));
             }
             match file.read(room) {
@@ -296,7 +380,7 @@ mod tests {
             Scratch(path)
         }
 
-        fn read(&self) -> Result<HeldText, usize> {
+        fn read(&self) -> Result<HeldText, Refused> {
             HeldText::read_file(&mut std::fs::File::open(&self.0).unwrap()).unwrap()
         }
     }
@@ -351,8 +435,11 @@ mod tests {
             let at = size - 700;
             bytes[at] = 0xff;
             let file = Scratch::new(&format!("bad-{size}"), &bytes);
-            assert_eq!(file.read().unwrap_err(), at);
-            assert_eq!(HeldText::read(&bytes[..]).unwrap().unwrap_err(), at);
+            assert_eq!(file.read().unwrap_err(), Refused::NotUtf8(at));
+            assert_eq!(
+                HeldText::read(&bytes[..]).unwrap().unwrap_err(),
+                Refused::NotUtf8(at)
+            );
         }
     }
 
@@ -374,5 +461,37 @@ mod tests {
             );
             assert!(*held == *text, "room {room}: the text read back differs");
         }
+    }
+
+    /// Issue #42, item 2: `/dev/zero`, a pipe or standard input was read whole (3 GB in
+    /// 3 s; `/dev/full` to 24 GB). A stream is refused at its first control byte, within
+    /// its first 64 KiB, and read at most to the bound.
+    #[test]
+    fn a_stream_that_is_not_text_is_refused_from_its_start_and_any_stream_stops_at_the_bound() {
+        let zeros = std::io::repeat(0).take(10 * START);
+        assert_eq!(
+            HeldText::read(zeros).unwrap().unwrap_err(),
+            Refused::Binary { offset: 0, byte: 0 }
+        );
+        let mut reader = std::io::repeat(b' ').take(4 * START + 4096);
+        let refused = HeldText::read_up_to(&mut reader, 4 * START)
+            .unwrap()
+            .unwrap_err();
+        assert_eq!(refused, Refused::TooLarge);
+        assert_eq!(
+            reader.limit(),
+            4096 - 1,
+            "read one byte past the bound, no more"
+        );
+        // /dev/zero itself, opened as a file (a device: read as a stream).
+        #[cfg(target_os = "linux")]
+        {
+            let mut dev = std::fs::File::open("/dev/zero").unwrap();
+            let why = HeldText::read_file(&mut dev).unwrap().unwrap_err();
+            assert_eq!(why, Refused::Binary { offset: 0, byte: 0 });
+        }
+        // Text after white space is text; a control byte after text is left to the parser.
+        let ok = HeldText::read(&b"  \n{\"a\": 1}\x01"[..]).unwrap().unwrap();
+        assert_eq!(ok.len(), 12);
     }
 }

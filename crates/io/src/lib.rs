@@ -42,7 +42,7 @@ pub use format::{Layout, compact_json, laid_out};
 pub use game_file::{
     GAME_MAX_ROUNDS, GameFile, GameSeat, HUMAN, game_answer_json, parse_game_file,
 };
-pub use held::{HUGE_FROM, HeldText, ReadFailure, read_held, read_held_from};
+pub use held::{HUGE_FROM, HeldText, MAX_INPUT, ReadFailure, Refused, read_held, read_held_from};
 pub use laid::LaidElements;
 pub use outcome_file::{
     OutcomeFile, OutcomeItem, StreamWriteError, flick_answer_json, outcome_file_text,
