@@ -165,3 +165,16 @@ fn the_results_as_json_hold_the_tables_figures_and_every_game() {
         .count();
     assert_eq!(wins, decided as u64);
 }
+
+/// Issue #42, item 5: an entrant's name is printed in the standings; one with a control
+/// character is refused, naming the entrant.
+#[test]
+fn an_entrant_name_with_a_control_character_is_refused() {
+    let e = parse_tournament(
+        r#"{"players": [{"name": "a\nteam 0 wins", "player": "builtin:random"},
+                        {"name": "b", "player": "builtin:random"}]}"#,
+    )
+    .unwrap_err();
+    assert_eq!(e.field, "players[0].name");
+    assert!(e.problem.contains("U+000A"), "{}", e.problem);
+}

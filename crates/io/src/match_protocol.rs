@@ -263,6 +263,18 @@ pub fn parse_player_msg(text: &str) -> Result<PlayerMsg, InputError> {
                     format!("longer than {MAX_NAME} characters"),
                 ));
             }
+            // A name is printed (the result, the standings): a newline or an escape
+            // sequence in it could forge lines or hide the terminal's output.
+            if let Some(c) = name.chars().find(|c| c.is_control()) {
+                return Err(InputError::new(
+                    "name",
+                    format!(
+                        "holds the control character U+{:04X}: a name is printed, so it may hold \
+                         none",
+                        c as u32
+                    ),
+                ));
+            }
             Ok(PlayerMsg::Ready { name })
         }
         "join" => Ok(PlayerMsg::Join {
@@ -330,5 +342,18 @@ mod tests {
             parse_player_msg(r#"{"type":"ready","name":"bot"}"#).unwrap(),
             PlayerMsg::Ready { name: "bot".into() }
         );
+    }
+
+    /// Issue #42, item 5: a `ready.name` holding a newline and escape sequences printed a
+    /// forged "team 0 wins" line and then hid the terminal's output.
+    #[test]
+    fn a_name_with_a_control_character_is_refused() {
+        for name in ["evil\\nteam 0 wins", "\\u001b[2J", "tab\\there", "\\u0085"] {
+            let line = format!(r#"{{"type":"ready","name":"{name}"}}"#);
+            let e = parse_player_msg(&line).unwrap_err();
+            assert_eq!(e.field, "name", "{name}");
+            assert!(e.problem.contains("control character"), "{}", e.problem);
+        }
+        assert!(parse_player_msg(r#"{"type":"ready","name":"Zoë 🥌"}"#).is_ok());
     }
 }

@@ -151,6 +151,16 @@ pub fn parse_tournament(text: &str) -> Result<TournamentConfig, InputError> {
                 "expected 1 to 64 characters",
             ));
         }
+        if let Some(c) = name.chars().find(|c| c.is_control()) {
+            return Err(bad(
+                &format!("players[{k}].name"),
+                format!(
+                    "holds the control character U+{:04X}: a name is printed in the standings, \
+                     so it may hold none",
+                    c as u32
+                ),
+            ));
+        }
         if entrants.iter().any(|x: &Entrant| x.name == name) {
             return Err(bad(
                 &format!("players[{k}].name"),
