@@ -227,10 +227,10 @@ fn play(args: GameArgs) -> Result<(), Failure> {
         let local = listener
             .local_addr()
             .map_err(|e| Failure::Io(e.to_string()))?;
-        println!("listening on {local}");
+        write_output(None, |w| writeln!(w, "listening on {local}"))?;
         for (&seat, s) in config.seat_numbers().iter().zip(&config.seats) {
             if let PlayerSpec::Remote { token } = &s.player {
-                println!("seat {seat} token {token}");
+                write_output(None, |w| writeln!(w, "seat {seat} token {token}"))?;
             }
         }
         use std::io::Write as _;
@@ -268,8 +268,8 @@ fn play(args: GameArgs) -> Result<(), Failure> {
                 let text = cmn_batch_json(&[record], &event);
                 write_output(Some(path), |w| w.write_all(text.as_bytes()))?;
             }
-            print!("{}", result_text(&config, &outcome, &log_path));
-            Ok(())
+            let text = result_text(&config, &outcome, &log_path);
+            write_output(None, |w| w.write_all(text.as_bytes()))
         }
         Err(MatchError::Stopped) => Err(signals.stopped(format!(
             "the match was stopped; its log so far: {}",
@@ -335,13 +335,16 @@ fn replay(log: &Path) -> Result<(), Failure> {
                 Some((reason, None)) => format!("no winner ({reason})"),
                 None => "stopped before its end".into(),
             };
-            println!(
-                "ok: {}: {} lines, {} shots replayed bit for bit, {a}-{b}, {end}; seed {} matches its commitment",
-                log.display(),
-                r.lines,
-                r.shots,
-                r.seed
-            );
+            write_output(None, |w| {
+                writeln!(
+                    w,
+                    "ok: {}: {} lines, {} shots replayed bit for bit, {a}-{b}, {end}; seed {} matches its commitment",
+                    log.display(),
+                    r.lines,
+                    r.shots,
+                    r.seed
+                )
+            })?;
             Ok(())
         }
         Err(e) => Err(Failure::Io(format!("{}: {e}", log.display()))),

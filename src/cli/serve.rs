@@ -60,7 +60,9 @@ pub fn run(a: Args) -> Result<(), Failure> {
     })
     .map_err(Failure::Io)?;
     let url = server.url();
-    println!("crokinole serve: {url} (Ctrl-C stops)");
+    super::output::write_output(None, |w| {
+        writeln!(w, "crokinole serve: {url} (Ctrl-C stops)")
+    })?;
     let _ = std::io::stdout().flush();
     if open {
         let opener = if cfg!(target_os = "macos") {

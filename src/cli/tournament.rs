@@ -67,12 +67,16 @@ pub fn run(args: Args) -> Result<(), Failure> {
         let text = cmn_batch_json(&cmn_matches(&config, &results), &event);
         write_output(Some(path), |w| w.write_all(text.as_bytes()))?;
     }
-    if args.json {
-        print!("{}", results_json(&config, &results, &args.logs));
+    let text = if args.json {
+        results_json(&config, &results, &args.logs)
     } else {
-        print!("{}", standings_text(&config, &results));
-        println!("logs: {}", args.logs.display());
-    }
+        format!(
+            "{}logs: {}\n",
+            standings_text(&config, &results),
+            args.logs.display()
+        )
+    };
+    write_output(None, |w| w.write_all(text.as_bytes()))?;
     if results.stopped {
         return Err(signals.stopped(
             "the tournament was stopped; the standings are those of the games finished".into(),

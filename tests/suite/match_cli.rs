@@ -259,3 +259,58 @@ pub(crate) fn tampered(log: &str) -> (String, usize) {
         .collect();
     (lines.join("\n") + "\n", k)
 }
+
+/// Issue #42, item 9: `match`, `tournament` and `match replay` panicked with a backtrace
+/// (exit 101) on a full standard output; like every other command they now exit 1 with one
+/// line.
+#[test]
+fn a_full_standard_output_is_a_write_failure_not_a_panic() {
+    let dir = crate::binary::scratch("full_stdout");
+    let log = dir.join("m.jsonl");
+    let config = dir.join("t.json");
+    std::fs::write(
+        &config,
+        r#"{"players": [{"name": "a", "player": "builtin:random"},
+            {"name": "b", "player": "builtin:random"}], "max_rounds": 1}"#,
+    )
+    .unwrap();
+    let full = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_crokinole"))
+            .args(args)
+            .stdout(std::fs::File::create("/dev/full").unwrap())
+            .output()
+            .unwrap();
+        (out.status.code(), String::from_utf8(out.stderr).unwrap())
+    };
+    let logs = dir.join("logs");
+    let cases: [Vec<&str>; 3] = [
+        vec![
+            "match",
+            "--player",
+            "builtin:random",
+            "--player",
+            "builtin:random",
+            "--max-rounds",
+            "1",
+            "--log",
+            log.to_str().unwrap(),
+        ],
+        vec!["match", "replay", log.to_str().unwrap()],
+        vec![
+            "tournament",
+            config.to_str().unwrap(),
+            "--logs",
+            logs.to_str().unwrap(),
+        ],
+    ];
+    for args in &cases {
+        let (code, stderr) = full(args);
+        assert_eq!(code, Some(1), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(
+            stderr.starts_with("error: cannot write standard output"),
+            "{stderr}"
+        );
+    }
+}
