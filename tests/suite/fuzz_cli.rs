@@ -522,3 +522,52 @@ fn random_command_lines_run_or_are_refused_clearly() {
         "{accepted} ran, {refused} refused"
     );
 }
+
+/// Issue #42, item 8: 300-digit numbers were printed in 47 messages (`flick.spin`'s rim
+/// speed, `flick.offset`, `flick.aim`, a negative `flick.speed`, `builtin:greedy:spin=1e300`,
+/// a suggest file's `search.spin[k]`, a clock); each now says `1e300` (or `1.5875e298`),
+/// and a clock of 1e-300 s is refused.
+#[test]
+fn huge_numbers_are_printed_short_in_every_message() {
+    let study = crate::binary::fixture("montecarlo", "opening.json");
+    let cases: [Vec<&str>; 6] = [
+        vec!["flick", &study, "--spin", "1e300"],
+        vec!["flick", &study, "--offset", "1e300"],
+        vec!["flick", &study, "--aim", "1e300"],
+        vec!["flick", &study, "--speed=-1e300"],
+        vec!["play", "--strategies", "greedy:spin=1e300,random"],
+        vec![
+            "match",
+            "--player",
+            "builtin:random",
+            "--player",
+            "builtin:random",
+            "--shot-clock",
+            "1e-300",
+        ],
+    ];
+    for args in &cases {
+        let r = crate::binary::run(args, None);
+        assert_eq!(r.code, Some(2), "{args:?}: {}", r.stderr);
+        assert!(!r.stderr.contains("000000000000"), "{args:?}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("e300") || r.stderr.contains("e298") || r.stderr.contains("e-300"),
+            "{args:?}: {}",
+            r.stderr
+        );
+    }
+    // A suggest file's search spins.
+    let text = std::fs::read_to_string(crate::binary::fixture("suggest", "opening.json")).unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    v["search"] = serde_json::json!({"spin": [0.0, 1e300]});
+    let dir = crate::binary::scratch("huge_numbers");
+    let path = dir.join("s.json");
+    std::fs::write(&path, v.to_string()).unwrap();
+    let r = crate::binary::run(&["suggest", path.to_str().unwrap()], None);
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("search.spin[1]") && r.stderr.contains("got 1e300"),
+        "{}",
+        r.stderr
+    );
+}

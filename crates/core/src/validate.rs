@@ -327,8 +327,9 @@ pub fn check_disc_lazy(
         return Err(InputError::new(
             at("spin"),
             format!(
-                "rim speed |spin| * radius = {rim} m/s is above the maximum of {} m/s (physics.max_speed)",
-                physics.max_speed
+                "rim speed |spin| * radius = {} m/s is above the maximum of {} m/s (physics.max_speed)",
+                crate::error::num(rim),
+                crate::error::num(physics.max_speed)
             ),
         ));
     }

@@ -277,7 +277,15 @@ fn sig(x: f64, digits: usize) -> String {
         return format!("{x}");
     }
     let s = format!("{x:.*e}", digits.saturating_sub(1));
-    s.parse::<f64>().map_or(s, |v| format!("{v}"))
+    // Beyond 1e9 (or below 1e-9) the plain form runs to tens of digits (a chi2 of 1.19e19
+    // printed as `11931200000000000000`): scientific notation there.
+    s.parse::<f64>().map_or(s, |v| {
+        if v != 0.0 && !(1e-9..1e9).contains(&v.abs()) {
+            format!("{v:e}")
+        } else {
+            format!("{v}")
+        }
+    })
 }
 
 /// Millimetres with two decimals.
@@ -400,4 +408,19 @@ pub fn fit_report_text(fit: &Fit, params: &str) -> String {
         out.push('\n');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sig;
+
+    /// Issue #42, item 8: the report printed a chi2 of 1.19e19 as `11931200000000000000`.
+    #[test]
+    fn report_numbers_stay_short_at_any_size() {
+        assert_eq!(sig(1.19312e19, 6), "1.19312e19");
+        assert_eq!(sig(3.2e-12, 4), "3.2e-12");
+        assert_eq!(sig(0.0007438, 4), "0.0007438");
+        assert_eq!(sig(123.456789, 6), "123.457");
+        assert_eq!(sig(0.0, 6), "0");
+    }
 }

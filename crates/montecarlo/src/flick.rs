@@ -18,7 +18,7 @@
 
 use super::detmath;
 use crokinole_core::board::Board;
-use crokinole_core::error::InputError;
+use crokinole_core::error::{InputError, num};
 use crokinole_core::shot::Flick;
 use crokinole_rules::placement::in_quadrant;
 use glam::DVec2;
@@ -127,7 +127,7 @@ impl PlayerFlick {
             if !x.is_finite() {
                 return Err(InputError::new(
                     field,
-                    format!("must be a finite number, got {x}"),
+                    format!("must be a finite number, got {}", num(x)),
                 ));
             }
         }
@@ -139,27 +139,27 @@ impl PlayerFlick {
                 format!(
                     "{} m puts the disc's centre outside seat {seat}'s quadrant: |offset| must be \
                      at most {limit:.9} m (shooting_line_radius / sqrt(2))",
-                    self.offset
+                    num(self.offset)
                 ),
             ));
         }
         if self.aim.abs() > std::f64::consts::PI {
             return Err(InputError::new(
                 "flick.aim",
-                format!("must lie in [-pi, pi] radians, got {}", self.aim),
+                format!("must lie in [-pi, pi] radians, got {}", num(self.aim)),
             ));
         }
         if self.speed <= 0.0 {
             return Err(InputError::new(
                 "flick.speed",
-                format!("must be positive, got {}", self.speed),
+                format!("must be positive, got {}", num(self.speed)),
             ));
         }
         if let Some(t) = self.target {
             if !(t.x.is_finite() && t.y.is_finite()) {
                 return Err(InputError::new(
                     "flick.target",
-                    format!("must be finite, got [{}, {}]", t.x, t.y),
+                    format!("must be finite, got [{}, {}]", num(t.x), num(t.y)),
                 ));
             }
             if t.length() >= board.shooting_line_radius {

@@ -2,7 +2,7 @@
 //! aims, speeds and spins the search may try, the grid of straight-ahead flicks swept for
 //! the heat map, and [`spread`], the evenly spread values of a range.
 
-use crokinole_core::error::InputError;
+use crokinole_core::error::{InputError, num};
 use crokinole_montecarlo::flick::max_offset;
 
 /// The search space (the suggest file's `search` block).
@@ -87,15 +87,18 @@ impl Space {
             if r[0] > r[1] {
                 return Err(InputError::new(
                     field,
-                    format!("must be [low, high], got [{}, {}]", r[0], r[1]),
+                    format!("must be [low, high], got [{}, {}]", num(r[0]), num(r[1])),
                 ));
             }
             if r[0] < lo || r[1] > hi {
                 return Err(InputError::new(
                     field,
                     format!(
-                        "must lie within [{lo}, {hi}] {what}, got [{}, {}]",
-                        r[0], r[1]
+                        "must lie within [{}, {}] {what}, got [{}, {}]",
+                        num(lo),
+                        num(hi),
+                        num(r[0]),
+                        num(r[1])
                     ),
                 ));
             }
@@ -120,7 +123,7 @@ impl Space {
         if self.speed[0] <= 0.0 {
             return Err(InputError::new(
                 "search.speed",
-                format!("speeds must be positive, got {}", self.speed[0]),
+                format!("speeds must be positive, got {}", num(self.speed[0])),
             ));
         }
         let spin_limit = physics.max_speed / physics.disc_radius;
@@ -138,8 +141,10 @@ impl Space {
                 return Err(InputError::new(
                     format!("search.spin[{k}]"),
                     format!(
-                        "must be finite with |spin| at most {spin_limit} rad/s \
-                         (physics.max_speed / physics.disc_radius), got {w}"
+                        "must be finite with |spin| at most {} rad/s \
+                         (physics.max_speed / physics.disc_radius), got {}",
+                        num(spin_limit),
+                        num(w)
                     ),
                 ));
             }

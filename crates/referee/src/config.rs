@@ -18,6 +18,9 @@ pub const DEFAULT_PER_SHOT_S: f64 = 30.0;
 /// Time a player has to answer `hello` with `ready`, outside its clock, s.
 pub const READY_TIMEOUT_S: f64 = 10.0;
 /// Longest clock accepted, s (a day).
+/// The shortest clock a match takes, seconds: a millisecond.
+pub const MIN_CLOCK_S: f64 = 1e-3;
+
 pub const MAX_CLOCK_S: f64 = 86_400.0;
 /// Default cap on a game's rounds.
 pub const DEFAULT_MAX_ROUNDS: u32 = 100;
@@ -167,11 +170,14 @@ impl MatchConfig {
             ("clock.per_shot_s", self.clock.per_shot_s),
             ("ready_timeout_s", self.ready_timeout_s),
         ] {
-            if !(x.is_finite() && x > 0.0 && x <= MAX_CLOCK_S) {
+            // At least a millisecond: a clock of 1e-300 s was accepted and forfeited every
+            // shot at once.
+            if !(x.is_finite() && (MIN_CLOCK_S..=MAX_CLOCK_S).contains(&x)) {
                 return Err(InputError::new(
                     field,
                     format!(
-                        "must be a number of seconds above 0 and at most {MAX_CLOCK_S}, got {x}"
+                        "must be a number of seconds from {MIN_CLOCK_S} to {MAX_CLOCK_S}, got {}",
+                        crokinole_core::error::num(x)
                     ),
                 ));
             }

@@ -321,8 +321,10 @@ pub(super) fn check_spin(spin: f64, physics: &Physics) -> Result<(), InputError>
         Err(InputError::new(
             "strategies",
             format!(
-                "`spin` must be between 0 and {limit} rad/s (physics.max_speed / \
-                 physics.disc_radius), got {spin}"
+                "`spin` must be between 0 and {} rad/s (physics.max_speed / \
+                 physics.disc_radius), got {}",
+                crokinole_core::error::num(limit),
+                crokinole_core::error::num(spin)
             ),
         ))
     }
