@@ -5,7 +5,7 @@
 
 use super::args::{LayoutArg, Output, Threads, named};
 use super::failure::Failure;
-use super::output::{read_input, write_output};
+use super::output::{distinct_paths, read_input, write_output};
 use super::signals::StopSignals;
 use crokinole::fit::{Coefficient, FitConfig};
 use crokinole::jobs;
@@ -69,6 +69,14 @@ fn fraction(text: &str) -> Result<f64, String> {
 /// physics blocks and the picture if asked, then the report. Ctrl-C stops the fit within
 /// a simulation and writes nothing.
 pub fn run(a: Args) -> Result<(), Failure> {
+    distinct_paths(
+        &[("the tracks file", &a.file)],
+        &[
+            ("--physics-out", a.physics_out.as_deref()),
+            ("--svg", a.svg.as_deref()),
+            ("--output", a.output.path()),
+        ],
+    )?;
     let text = read_input(&a.file)?;
     let tracks = jobs::fit::read(&text).map_err(Failure::Input)?;
     if a.coefficients.is_empty() {

@@ -4,7 +4,7 @@
 
 use super::args::{LayoutArg, Output};
 use super::failure::{Failure, in_file, of_kind};
-use super::output::{read_input, write_output};
+use super::output::{distinct_paths, read_input, write_output};
 use super::progress::count_of;
 use super::render::file_label;
 use crokinole::InputError;
@@ -70,6 +70,18 @@ pub struct Args {
 /// the picture and the shot file written if asked.
 pub fn run(a: Args) -> Result<(), Failure> {
     use crokinole::montecarlo::PlayerFlick;
+    let mut inputs = vec![("the input file", a.file.as_path())];
+    if let Some(plan) = &a.plan {
+        inputs.push(("the plan", plan.as_path()));
+    }
+    distinct_paths(
+        &inputs,
+        &[
+            ("--shot-out", a.shot_out.as_deref()),
+            ("--svg", a.svg.as_deref()),
+            ("--output", a.output.path()),
+        ],
+    )?;
     let text = read_input(&a.file)?;
     let (mut situation, file_flick, ruleset) = if FileKind::sniff(&text) == Some(FileKind::Study) {
         let study = jobs::study::read(&text).map_err(|e| in_file(e, &a.file))?;

@@ -85,6 +85,10 @@ struct GameArgs {
     /// The log (default: `match-SEED.jsonl` here).
     #[arg(long, value_name = "FILE")]
     log: Option<PathBuf>,
+    /// Replace the log if the file exists (without it, an existing log is refused: a
+    /// match's log is its record).
+    #[arg(long)]
+    overwrite_log: bool,
     /// Also write the game as a match record in Crokinole Match Notation to PATH, the
     /// players named by their `ready` names (docs/cmn.md).
     #[arg(long, value_name = "PATH")]
@@ -205,6 +209,16 @@ fn play(args: GameArgs) -> Result<(), Failure> {
         .log
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("match-{seed}.jsonl")));
+    if !args.overwrite_log && log_path.exists() {
+        return Err(Failure::Input(InputError::new(
+            "log",
+            format!(
+                "`{}` exists: a match's log is its record, so it is not replaced without \
+                 --overwrite-log",
+                log_path.display()
+            ),
+        )));
+    }
     let cmn = args.cmn.clone();
     if cmn.as_deref().is_some_and(|c| c == log_path) {
         return Err(Failure::Input(InputError::new(

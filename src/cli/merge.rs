@@ -4,7 +4,7 @@
 use super::args::{LayoutArg, Output};
 use super::failure::{Failure, of_kind};
 use super::montecarlo::Summarised;
-use super::output::{read_input_of, write_output};
+use super::output::{distinct_paths, read_input_of, write_output};
 use crokinole::InputError;
 use crokinole::io::{FileKind, parse_state_study};
 use std::path::PathBuf;
@@ -39,6 +39,11 @@ pub struct Args {
 /// once, and print the summary one run would have printed.
 pub fn run(a: Args) -> Result<(), Failure> {
     let (shards, output) = (&a.shards, a.output.path());
+    let inputs: Vec<(&str, &std::path::Path)> = shards
+        .iter()
+        .map(|s| ("a shard state", s.as_path()))
+        .collect();
+    distinct_paths(&inputs, &[("--output", output)])?;
     let summarised = Summarised {
         positions: a.positions,
         layout: a.layout.layout(),

@@ -5,7 +5,7 @@
 
 use super::args::{LayoutArg, Output, Threads, count_parser};
 use super::failure::Failure;
-use super::output::{laid_out, read_input_of, write_output};
+use super::output::{distinct_paths, laid_out, read_input_of, write_output};
 use super::progress::{Progress, count_of, human_duration};
 use super::signals::StopSignals;
 use crokinole::InputError;
@@ -81,6 +81,10 @@ pub fn run(a: Args) -> Result<(), Failure> {
         positions: a.positions,
         layout: a.layout.layout(),
     };
+    distinct_paths(
+        &[("the study file", file)],
+        &[("--samples-out", samples_out), ("--output", output)],
+    )?;
     let text = read_input_of(file, crokinole::io::FileKind::Study)?;
     let study = jobs::study::read(&text).map_err(Failure::Input)?;
     let plan = plan.map_err(Failure::Input)?;

@@ -156,3 +156,49 @@ fn write_failure(name: &str, e: std::io::Error) -> Failure {
         Failure::Io(format!("cannot write {name}: {e}"))
     }
 }
+
+/// Refuses an output path that names an input or another output of the same command
+/// (`-o` equal to the input, `--samples-out` equal to the study file, `-o X --svg X`): the
+/// write would destroy the input or the other output, silently. Paths are compared as the
+/// files they name (the same device and inode: links and `./` spellings included); an
+/// output that does not exist yet is compared by its absolute path. `-` (standard input)
+/// and standard output take part in no comparison.
+pub fn distinct_paths(
+    inputs: &[(&str, &Path)],
+    outputs: &[(&str, Option<&Path>)],
+) -> Result<(), Failure> {
+    let key = |p: &Path| -> Option<(u64, u64, PathBuf)> {
+        if p == Path::new("-") {
+            return None;
+        }
+        #[cfg(unix)]
+        if let Ok(m) = std::fs::metadata(p) {
+            use std::os::unix::fs::MetadataExt;
+            return Some((m.dev(), m.ino(), PathBuf::new()));
+        }
+        let abs = std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+        Some((0, 0, abs))
+    };
+    let outputs: Vec<(&str, &Path)> = outputs
+        .iter()
+        .filter_map(|(flag, p)| p.map(|p| (*flag, p)))
+        .collect();
+    for (k, (flag, out)) in outputs.iter().enumerate() {
+        let Some(o) = key(out) else { continue };
+        let clash = inputs
+            .iter()
+            .map(|(what, p)| (*what, *p))
+            .chain(outputs[..k].iter().map(|(f, p)| (*f, *p)))
+            .find(|(_, p)| key(p).is_some_and(|q| q == o));
+        if let Some((other, _)) = clash {
+            return Err(Failure::Input(InputError::new(
+                flag.trim_start_matches('-'),
+                format!(
+                    "`{}` is also {other}: writing it would destroy that; give another path",
+                    out.display()
+                ),
+            )));
+        }
+    }
+    Ok(())
+}

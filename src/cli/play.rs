@@ -105,6 +105,17 @@ pub fn run(args: Args) -> Result<(), Failure> {
     config.check().map_err(Failure::Input)?;
     let pool = threads.pool()?;
     let games = args.games;
+    if let Some(noise) = Some(Path::new(&args.noise)).filter(|_| !is_inline_noise(&args.noise)) {
+        super::output::distinct_paths(
+            &[("the noise file", noise)],
+            &[("--cmn", args.cmn.as_deref()), ("--output", output)],
+        )?;
+    } else {
+        super::output::distinct_paths(
+            &[],
+            &[("--cmn", args.cmn.as_deref()), ("--output", output)],
+        )?;
+    }
     let mut records = match &args.cmn {
         Some(path) => Some(CmnRecords::create(path, output, &args)?),
         None => None,

@@ -4,7 +4,7 @@
 
 use super::args::{LayoutArg, Output, Threads, ruleset_parser};
 use super::failure::Failure;
-use super::output::{read_input, write_output};
+use super::output::{distinct_paths, read_input, write_output};
 use super::signals::StopSignals;
 use crokinole::jobs::simulate::{
     HELD_BYTES, ShotSource, SimulateOptions, StreamFailure, StreamOutput, Streamed, Text,
@@ -56,6 +56,10 @@ pub struct Args {
 /// once with two threads or more), so memory is bounded by a chunk whatever the file's
 /// size.
 pub fn run(a: Args) -> Result<(), Failure> {
+    distinct_paths(
+        &[("the shot file", &a.file)],
+        &[("--output", a.output.path())],
+    )?;
     let stdin_text;
     let text_source;
     let file_source;

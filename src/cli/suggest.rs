@@ -3,7 +3,7 @@
 
 use super::args::{LayoutArg, Output, Threads, budget_parser, named};
 use super::failure::Failure;
-use super::output::{read_input_of, write_output};
+use super::output::{distinct_paths, read_input_of, write_output};
 use super::progress::{Progress, count_of, human_duration};
 use super::signals::StopSignals;
 use crokinole::jobs;
@@ -59,6 +59,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
         top: a.top as usize,
         grid: true,
     };
+    distinct_paths(&[("the input file", file)], &[("--output", output)])?;
     if a.batch {
         return run_batch(file, &config, threads, output);
     }

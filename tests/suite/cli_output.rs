@@ -219,3 +219,76 @@ fn a_closed_standard_output_is_an_error_not_silence() {
     assert_eq!(with_file.status.code(), Some(0));
     assert!(out.exists());
 }
+
+/// Issue #42, item 9: an output path equal to an input or to another output destroyed data
+/// silently (`--samples-out` equal to the study file, `-o` equal to the input, `-o X
+/// --samples-out X`, `fit -o X --svg X`); each is refused before anything is read or
+/// written, naming the flag, and the files are left as they were.
+#[test]
+fn an_output_equal_to_an_input_or_another_output_is_refused() {
+    let dir = crate::binary::scratch("output_clash");
+    let study = dir.join("study.json");
+    std::fs::copy(crate::binary::fixture("montecarlo", "takeout.json"), &study).unwrap();
+    let tracks = dir.join("tracks.json");
+    std::fs::copy(crate::binary::fixture("tracks", "example.json"), &tracks).unwrap();
+    let shots = dir.join("shots.json");
+    std::fs::copy(crate::binary::fixture("", "example.json"), &shots).unwrap();
+    let (s, t, x) = (
+        study.to_str().unwrap(),
+        tracks.to_str().unwrap(),
+        dir.join("x.out"),
+    );
+    let x = x.to_str().unwrap();
+    let same_study = format!("{}/./study.json", dir.display());
+    let cases: [(Vec<&str>, &str); 6] = [
+        (
+            vec!["montecarlo", s, "--samples", "10", "--samples-out", s],
+            "samples-out",
+        ),
+        (
+            vec!["montecarlo", s, "--samples", "10", "-o", &same_study],
+            "output",
+        ),
+        (
+            vec![
+                "montecarlo",
+                s,
+                "--samples",
+                "10",
+                "-o",
+                x,
+                "--samples-out",
+                x,
+            ],
+            "output",
+        ),
+        (vec!["fit", t, "-o", x, "--svg", x], "output"),
+        (
+            vec![
+                "simulate",
+                shots.to_str().unwrap(),
+                "-o",
+                shots.to_str().unwrap(),
+            ],
+            "output",
+        ),
+        (vec!["flick", s, "--shot-out", s], "shot-out"),
+    ];
+    let before = std::fs::read(&study).unwrap();
+    for (args, flag) in &cases {
+        let r = crate::binary::run(args, None);
+        assert_eq!(r.code, Some(2), "{args:?}: {}", r.stderr);
+        assert!(
+            r.stderr.contains(&format!("field `{flag}`")),
+            "{args:?}: {}",
+            r.stderr
+        );
+        assert!(r.stderr.contains("would destroy"), "{}", r.stderr);
+    }
+    assert_eq!(
+        std::fs::read(&study).unwrap(),
+        before,
+        "the study file is untouched"
+    );
+    assert!(!std::path::Path::new(x).exists());
+}

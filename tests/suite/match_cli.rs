@@ -314,3 +314,30 @@ fn a_full_standard_output_is_a_write_failure_not_a_panic() {
         );
     }
 }
+
+/// Issue #42, item 9: `match --log FILE` replaced any existing file; it is now refused,
+/// the file untouched, unless `--overwrite-log`.
+#[test]
+fn an_existing_log_is_not_replaced_without_the_flag() {
+    let dir = crate::binary::scratch("existing_log");
+    let log = dir.join("precious.txt");
+    std::fs::write(&log, "my notes\n").unwrap();
+    let args = [
+        "match",
+        "--player",
+        "builtin:random",
+        "--player",
+        "builtin:random",
+        "--max-rounds",
+        "1",
+        "--log",
+        log.to_str().unwrap(),
+    ];
+    let r = crate::binary::run(&args, None);
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert!(r.stderr.contains("--overwrite-log"), "{}", r.stderr);
+    assert_eq!(std::fs::read_to_string(&log).unwrap(), "my notes\n");
+    let r = crate::binary::run(&[&args[..], &["--overwrite-log"]].concat(), None);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(std::fs::read_to_string(&log).unwrap().starts_with('{'));
+}
