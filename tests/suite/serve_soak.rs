@@ -418,6 +418,16 @@ fn host_header_and_bytes_that_are_not_text_get_a_status() {
     assert!(evil.starts_with("HTTP/1.1 421"), "{evil}");
     assert!(evil.contains("--allow-host"), "{evil}");
     assert!(raw(b"GET / HTTP/1.1\r\nConnection: close\r\n\r\n").starts_with("HTTP/1.1 400"));
+    // Two Host headers (issue #42, item 9: the first was used): 400, as RFC 9112 asks,
+    // whether the second is the same or another name.
+    for second in [format!("127.0.0.1:{port}"), format!("evil.example:{port}")] {
+        let two = raw(format!(
+            "GET /api/params HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nHost: {second}\r\nConnection: close\r\n\r\n"
+        )
+        .as_bytes());
+        assert!(two.starts_with("HTTP/1.1 400"), "{two}");
+        assert!(two.contains("more than one `Host`"), "{two}");
+    }
     // Not UTF-8 in the request line, a header name, the Host: 400 with a status.
     for bad in [
         b"GET /\xff\xfe HTTP/1.1\r\nHost: x\r\n\r\n".to_vec(),

@@ -565,6 +565,11 @@ async fn handle(
         }
     };
     let checked = (|| -> Result<(Option<String>, Option<u64>), Reply> {
+        // RFC 9112, 3.2: a request with more than one Host field is answered 400 (taking
+        // the first would let a proxy and this server disagree about the host).
+        if req.headers().get_all(HOST).iter().count() > 1 {
+            return Err(Reply::bad("the request has more than one `Host` header"));
+        }
         let host =
             header(HOST.as_str())?.ok_or_else(|| Reply::bad("the request has no `Host` header"))?;
         if !host_allowed(&host, shared.addr, &config.allow_hosts) {
