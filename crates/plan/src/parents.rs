@@ -9,13 +9,14 @@ use super::search::{AimAt, Candidate};
 use super::setup::Setup;
 use glam::DVec2;
 
-/// The order of candidates by their objective sums, best first; ties go to the lowest
-/// index. Candidates without statistics (a sample the engine refused) come last. Sums of
-/// candidates with the same sample count compare exactly.
+/// The order of candidates by their objective sums, best first, equal sums by their
+/// score changes ([`Stats::rank_key`]); full ties go to the lowest index. Candidates
+/// without statistics (a sample the engine refused) come last. Sums of candidates with
+/// the same sample count compare exactly.
 pub fn ranking(stats: &[Option<Stats>]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..stats.len()).filter(|&i| stats[i].is_some()).collect();
-    // A stable sort on the sum alone keeps equal sums in index order.
-    order.sort_by_key(|&i| std::cmp::Reverse(stats[i].as_ref().map_or(i64::MIN, |s| s.sum)));
+    // A stable sort keeps full ties in index order.
+    order.sort_by_key(|&i| std::cmp::Reverse(stats[i].as_ref().map(Stats::rank_key)));
     order
 }
 
