@@ -11,7 +11,6 @@ use clap::builder::TypedValueParser as _;
 use crokinole::io::{
     CmnBatchWriter, CmnEvent, CmnMatch, game_log_json, games_summary_json, parse_noise_json,
 };
-use crokinole::jobs::games::play_games_until;
 use crokinole::play::{
     DEFAULT_NOISE, DEFAULT_STRATEGIES, PlayConfig, PlayError, Strategy, is_inline_noise,
     parse_noise, parse_strategies,
@@ -145,8 +144,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
             None => config
                 .play_many_until(games, || progress.inc(1), signals.cancel())
                 .map(Ok),
-            Some(r) => play_games_until(
-                &config,
+            Some(r) => config.play_each_until(
                 games,
                 |log| CmnMatch::of_game(log, None),
                 |m| r.push(&m),

@@ -5,28 +5,13 @@
 
 use crate::binary::{self, fixture, scratch};
 use crokinole::io::{CmnEvent, CmnMatch, cmn_batch_json, parse_cmn};
+use crokinole::play::PlayConfig;
 use crokinole::play::stats::{RoundFacts, last_seat};
-use crokinole::play::{PlayConfig, Strategy, parse_strategies};
 use crokinole::rules::Ruleset;
-use crokinole::{Board, Physics};
 use serde_json::Value;
 
 fn config(seed: u64) -> PlayConfig {
-    let noise = crokinole::play::parse_noise("club").unwrap();
-    PlayConfig {
-        board: Board::tournament(),
-        physics: Physics::default(),
-        players: 2,
-        ruleset: Ruleset::Tournament,
-        strategies: parse_strategies("greedy:k=4,random", noise)
-            .unwrap()
-            .into_iter()
-            .map(|s| Box::new(s) as Box<dyn Strategy>)
-            .collect(),
-        noise,
-        seed,
-        max_rounds: 100,
-    }
+    crate::play::config_with_noise(2, Ruleset::Tournament, "greedy:k=4,random", seed, "club")
 }
 
 #[test]

@@ -24,7 +24,18 @@ use serde_json::Value;
 const NOISE: &str = "offset=0.003,aim=0.01,speed=0.03,spin=0.5";
 
 fn config(players: u8, ruleset: Ruleset, strategies: &str, seed: u64) -> PlayConfig {
-    let noise = parse_noise(NOISE).unwrap();
+    config_with_noise(players, ruleset, strategies, seed, NOISE)
+}
+
+/// A checked configuration of `strategies` with the players' error `noise` (a spec).
+pub(crate) fn config_with_noise(
+    players: u8,
+    ruleset: Ruleset,
+    strategies: &str,
+    seed: u64,
+    noise: &str,
+) -> PlayConfig {
+    let noise = parse_noise(noise).unwrap();
     let config = PlayConfig {
         board: Board::tournament(),
         physics: Physics::default(),

@@ -22,17 +22,15 @@
 //! | replay a game log | [`replay::read`] | [`replay::replay`] | [`replay::Replay::text`] |
 //! | play a game against the computer, a request at a time | [`game::read`] | [`game::advance_until`] | [`game::Advanced::text`] |
 //! | merge shard states | `crokinole_io::parse_state_study` | [`merge::merge`] (verifies each shard) | [`study::summary_text`] |
-//! | play games, keeping a record of each | (the play flags) | [`games::play_games_until`] | `crokinole_io::games_summary_json`, `crokinole_io::cmn_batch_json` |
 //! | a real game's statistics from match records | [`stats::read`] | [`stats::stats`] | [`stats::text`] |
 //!
 //! Games (`crokinole play`, the Python package's `play`) are `crokinole_play::PlayConfig`'s
-//! `play` and `play_many_until`, written by `crokinole_io::game_log_json` and
+//! `play`, `play_many_until` and `play_each_until` (a record kept of each game, `play --cmn`), written by `crokinole_io::game_log_json` and
 //! `crokinole_io::games_summary_json`.
 
 pub mod fit;
 pub mod flick;
 pub mod game;
-pub mod games;
 pub mod merge;
 pub mod plan;
 pub mod replay;

@@ -156,6 +156,24 @@ impl PlayConfig {
         on_game: impl Fn() + Sync,
         cancel: &Cancel,
     ) -> Result<GamesSummary, PlayError> {
+        let none = |()| Ok::<(), std::convert::Infallible>(());
+        self.play_each_until(games, |_| (), none, on_game, cancel)
+            .map(|done| done.unwrap_or_else(|never| match never {}))
+    }
+
+    /// [`PlayConfig::play_many_until`], keeping something of every game: `each` makes it
+    /// from the game's log on the worker that played it (a match record, say), and `sink`
+    /// receives those in game order as each chunk ends (its error stops the run: nothing
+    /// more is played, and it is returned inside the `Ok`). The summary is the one
+    /// `play_many_until` gives for the same games, byte for byte.
+    pub fn play_each_until<T: Send, E>(
+        &self,
+        games: u64,
+        each: impl Fn(&GameLog) -> T + Sync,
+        mut sink: impl FnMut(T) -> Result<(), E>,
+        on_game: impl Fn() + Sync,
+        cancel: &Cancel,
+    ) -> Result<Result<GamesSummary, E>, PlayError> {
         if !(1..=MAX_GAMES).contains(&games) {
             return Err(PlayError::Input(InputError::new(
                 "games",
@@ -164,22 +182,30 @@ impl PlayConfig {
         }
         let mut tally = SummaryTally::default();
         let played = |g| {
-            let stats = self.play_until(g, cancel).map(|log| GameStats::of(&log));
+            let kept = self
+                .play_until(g, cancel)
+                .map(|log| (GameStats::of(&log), each(&log)));
             on_game();
-            stats
+            kept
         };
         let stop = || cancel.is_cancelled();
-        for s in crokinole_core::batch::map_ordered_until(0..games, GAMES_CHUNK, played, stop) {
-            match s {
+        for item in crokinole_core::batch::map_ordered_until(0..games, GAMES_CHUNK, played, stop) {
+            match item {
                 Err(PlayError::Stopped { .. }) => break,
-                s => tally.add(&s?),
+                item => {
+                    let (stats, kept) = item?;
+                    tally.add(&stats);
+                    if let Err(e) = sink(kept) {
+                        return Ok(Err(e));
+                    }
+                }
             }
         }
         let mut summary = tally.summary(self);
         if tally.games < games {
             summary.stopped = Some(Stopped { requested: games });
         }
-        Ok(summary)
+        Ok(Ok(summary))
     }
 }
 
