@@ -291,3 +291,30 @@ fn a_batch_of_positions_gives_each_positions_own_plan_a_line() {
     assert_eq!(r.code, Some(2), "{}", r.stderr);
     assert!(r.stderr.contains("(line 4)"), "{}", r.stderr);
 }
+
+/// Issue #38, item 4: `--objective twenty` on the takeout position ranked a 20 attempt
+/// (straight at the hole: P(20) = 0, the must-hit rule removes it) first on seeds 0, 3, 4,
+/// 5, 6 and 7: most flicks there score no counted 20, ranked by the objective's sum alone
+/// they all tied, and ties kept the lowest index (the hole's candidates come first) through
+/// the sweep, the climbs and the race. Ties are now broken by the score change, so the
+/// search climbs from takeouts that stay near the centre to the cut that rolls into the
+/// hole (P(20) about 0.36). Seeds 0 and 3 were 0; 1 was right before.
+#[test]
+fn the_twenty_objective_finds_a_flick_that_scores_twenties() {
+    let takeout = fixture("suggest", "takeout.json");
+    for seed in ["0", "1", "3"] {
+        let plan: Value = serde_json::from_slice(&binary::ok(&[
+            "suggest",
+            &takeout,
+            "--objective",
+            "twenty",
+            "--seed",
+            seed,
+            "--top",
+            "1",
+        ]))
+        .unwrap();
+        let p20 = plan["top"][0]["classes"]["twenty"]["p"].as_f64().unwrap();
+        assert!(p20 > 0.25, "seed {seed}: the top flick's P(20) is {p20}");
+    }
+}

@@ -451,8 +451,9 @@ impl<'s> Planner<'s> {
                     };
                 }
             }
-            // Stable: equal sums keep the previous order; a refused candidate goes last.
-            order[..size].sort_by_key(|&i| std::cmp::Reverse(stats[i].as_ref().map(|s| s.sum)));
+            // Stable: full ties keep the previous order; a refused candidate goes last.
+            order[..size]
+                .sort_by_key(|&i| std::cmp::Reverse(stats[i].as_ref().map(Stats::rank_key)));
         }
         order.retain(|&i| stats[i].is_some());
         let grid = grid.then(|| self.heat_map(&cands, cells, first));

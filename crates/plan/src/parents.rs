@@ -9,13 +9,14 @@ use super::search::{AimAt, Candidate};
 use super::setup::Setup;
 use glam::DVec2;
 
-/// The order of candidates by their objective sums, best first; ties go to the lowest
-/// index. Candidates without statistics (a sample the engine refused) come last. Sums of
-/// candidates with the same sample count compare exactly.
+/// The order of candidates by their objective sums, best first, equal sums by their
+/// score changes ([`Stats::rank_key`]); full ties go to the lowest index. Candidates
+/// without statistics (a sample the engine refused) come last. Sums of candidates with
+/// the same sample count compare exactly.
 pub fn ranking(stats: &[Option<Stats>]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..stats.len()).filter(|&i| stats[i].is_some()).collect();
-    // A stable sort on the sum alone keeps equal sums in index order.
-    order.sort_by_key(|&i| std::cmp::Reverse(stats[i].as_ref().map_or(i64::MIN, |s| s.sum)));
+    // A stable sort keeps full ties in index order.
+    order.sort_by_key(|&i| std::cmp::Reverse(stats[i].as_ref().map(Stats::rank_key)));
     order
 }
 
@@ -166,6 +167,24 @@ mod tests {
         let exact = [stats_of(&[5, 5]), stats_of(&[9, 9]), None];
         let order = ranking(&exact);
         assert_eq!(contenders(&exact, &order), [true, true, false]);
+    }
+
+    #[test]
+    fn equal_probabilities_rank_by_their_score_changes() {
+        // P(20) of 0 for all three (a hard position): the flick that does more for the
+        // score ranks first, whatever its index; a higher sum still beats any change.
+        let with = |sum: i64, change_sum: i64| {
+            Some(Stats {
+                n: 4,
+                sum,
+                change_sum,
+                ..Stats::default()
+            })
+        };
+        let stats = [with(0, 0), with(0, 100), with(0, 40), with(1, -20)];
+        assert_eq!(ranking(&stats), [3, 1, 2, 0]);
+        // Full ties keep the index order.
+        assert_eq!(ranking(&[with(0, 5), with(0, 5)]), [0, 1]);
     }
 
     #[test]

@@ -113,7 +113,8 @@ impl Rounds<'_> {
         raced: usize,
         race: &[u64],
     ) -> Vec<usize> {
-        let mut ranked: Vec<(usize, Option<i64>)> = (0..raced).map(|i| (i, Some(0))).collect();
+        let mut ranked: Vec<(usize, Option<(i64, i64)>)> =
+            (0..raced).map(|i| (i, Some((0, 0)))).collect();
         let mut size = raced;
         for (r, &share) in race.iter().enumerate() {
             if r > 0 {
@@ -127,12 +128,16 @@ impl Rounds<'_> {
             let stats = self.run(format!("race {}", r + 1), &cands, m, 32 + r as u64);
             for (entry, s) in ranked[..size].iter_mut().zip(&stats) {
                 entry.1 = match (entry.1, s) {
-                    (Some(sum), Some(s)) => Some(sum + s.sum),
+                    (Some((sum, change)), Some(s)) => {
+                        let (a, b) = s.rank_key();
+                        Some((sum + a, change + b))
+                    }
                     _ => None,
                 };
             }
-            // Stable: equal sums keep the previous order; a refused candidate goes last.
-            ranked[..size].sort_by_key(|&(_, sum)| std::cmp::Reverse(sum));
+            // Stable: full ties keep the previous order ([`Stats::rank_key`]); a refused
+            // candidate goes last.
+            ranked[..size].sort_by_key(|&(_, key)| std::cmp::Reverse(key));
         }
         ranked
             .iter()
