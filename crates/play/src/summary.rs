@@ -136,8 +136,8 @@ impl Moments {
 pub struct Mean {
     /// The mean: one division of exact sums.
     pub mean: f64,
-    /// `mean -+ 1.96` standard errors, games as clusters ([`Moments`]); `None` with fewer
-    /// than 2 games.
+    /// `mean -+ 1.96` standard errors, games as clusters ([`Moments`]), the low end cut at
+    /// 0; `None` with fewer than 2 games.
     pub ci95: Option<[f64; 2]>,
 }
 
@@ -165,7 +165,8 @@ impl Mean {
             let g = games as f64;
             let var = g / (g - 1.0) * (ss_n2 as f64 / (nf * nf)) / ((size as f64 * nf).powi(2));
             let half = Z95 * var.sqrt();
-            [mean - half, mean + half]
+            // A count per round is never negative: the normal interval is cut at 0.
+            [(mean - half).max(0.0), mean + half]
         });
         Mean { mean, ci95 }
     }
