@@ -119,7 +119,7 @@ def play(
         for a, b in zip(bounds, bounds[1:])
     ]
     tallies = client.gather(futures)
-    total = [sum(t[i] for t in tallies) for i in range(14)]
+    total = [sum(t[i] for t in tallies) for i in range(len(tallies[0]))]
     return json.loads(_crokinole.games_summary(*spec, max_rounds, total))
 
 

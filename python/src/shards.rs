@@ -10,8 +10,7 @@ use crokinole_io::{Layout, games_summary_json, parse_state_study, state_json};
 use crokinole_jobs as jobs;
 use crokinole_montecarlo::study::Shard;
 use crokinole_montecarlo::{CHUNK, Sampling};
-use crokinole_play::{GameStats, PlayError, SummaryTally};
-use crokinole_rules::GameResult;
+use crokinole_play::{GameStats, PlayError, SummaryTally, TALLY_INTS};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 
@@ -86,48 +85,18 @@ fn merge_study(
     Ok(jobs::study::summary_text(summary, true, Layout::Readable))
 }
 
-/// A run's tally as 14 integers: games, wins of team 0 and 1, draws, unfinished, rounds,
-/// shots, cut off, 20s of team 0 and 1, round totals of team 0 and 1, points of team 0
-/// and 1. Tallies of disjoint ranges add up, integer by integer, to the tally of their
-/// union.
-type TallyInts = [u64; 14];
+/// A run's tally as integers ([`SummaryTally::to_ints`]: games, wins, draws, rounds,
+/// shots, 20s, totals, points, the hammer, the histogram of 20s and the moments of the
+/// intervals). Tallies of disjoint ranges add up, integer by integer, to the tally of
+/// their union.
+type TallyInts = [u64; TALLY_INTS];
 
 fn to_ints(t: &SummaryTally) -> TallyInts {
-    let s = &t.sums;
-    [
-        t.games,
-        t.wins[0],
-        t.wins[1],
-        t.draws,
-        t.unfinished,
-        s.rounds,
-        s.shots,
-        s.cut_off,
-        s.twenties[0],
-        s.twenties[1],
-        s.totals[0],
-        s.totals[1],
-        s.points[0],
-        s.points[1],
-    ]
+    t.to_ints()
 }
 
 fn from_ints(v: TallyInts) -> SummaryTally {
-    SummaryTally {
-        games: v[0],
-        wins: [v[1], v[2]],
-        draws: v[3],
-        unfinished: v[4],
-        sums: GameStats {
-            result: None::<GameResult>,
-            rounds: v[5],
-            shots: v[6],
-            cut_off: v[7],
-            twenties: [v[8], v[9]],
-            totals: [v[10], v[11]],
-            points: [v[12], v[13]],
-        },
-    }
+    SummaryTally::from_ints(&v)
 }
 
 /// Plays games `first..last` of the run `play` describes (the same arguments) and returns

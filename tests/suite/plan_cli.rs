@@ -292,14 +292,17 @@ fn a_batch_of_positions_gives_each_positions_own_plan_a_line() {
     assert!(r.stderr.contains("(line 4)"), "{}", r.stderr);
 }
 
-/// Issue #38, item 4: `--objective twenty` on the takeout position ranked a flick with
-/// P(20) = 0 first on seeds 0, 3, 4 and 5 (every flick of the sweep tied at 0 and the search
-/// kept arbitrary ones), where the best flick has P(20) about 0.4. Ties are now broken by
-/// the score change, so the search climbs from takeouts that stay near the centre.
+/// Issue #38, item 4: `--objective twenty` on the takeout position ranked a 20 attempt
+/// (straight at the hole: P(20) = 0, the must-hit rule removes it) first on seeds 0, 3, 4,
+/// 5, 6 and 7: most flicks there score no counted 20, ranked by the objective's sum alone
+/// they all tied, and ties kept the lowest index (the hole's candidates come first) through
+/// the sweep, the climbs and the race. Ties are now broken by the score change, so the
+/// search climbs from takeouts that stay near the centre to the cut that rolls into the
+/// hole (P(20) about 0.36). Seeds 0 and 3 were 0; 1 was right before.
 #[test]
 fn the_twenty_objective_finds_a_flick_that_scores_twenties() {
     let takeout = fixture("suggest", "takeout.json");
-    for seed in ["0", "3"] {
+    for seed in ["0", "1", "3"] {
         let plan: Value = serde_json::from_slice(&binary::ok(&[
             "suggest",
             &takeout,

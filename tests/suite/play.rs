@@ -568,6 +568,10 @@ fn the_summary_has_its_documented_shape() {
         "mean_rounds_per_game",
         "shots",
         "cut_off",
+        "player_rounds",
+        "twenties_per_player_round",
+        "twenties_histogram",
+        "hammer",
     ];
     want.sort();
     let mut keys = keys;
@@ -587,10 +591,121 @@ fn the_summary_has_its_documented_shape() {
         ] {
             assert!(team[key].as_f64().unwrap() >= 0.0, "{key}");
         }
+        for key in ["twenties_per_player_round", "points_per_round"] {
+            assert_mean_with_interval(&team[key]);
+        }
+        // In singles a team is one player: its 20s per player-round are its 20s per round.
+        assert_eq!(
+            team["twenties_per_player_round"]["mean"],
+            team["twenties_per_round"]
+        );
+        assert_hammer(&team["hammer"]);
     }
     assert_eq!(s["mean_rounds_per_game"], 4.0);
+    assert_eq!(s["player_rounds"], 24);
+    assert_mean_with_interval(&s["twenties_per_player_round"]);
+    let histogram = s["twenties_histogram"].as_array().unwrap();
+    let counted: u64 = histogram.iter().map(|b| u(&b[1])).sum();
+    assert_eq!(counted, 24, "a bin per player-round: {histogram:?}");
+    assert!(histogram.iter().all(|b| u(&b[1]) > 0), "no empty bins");
+    assert_hammer(&s["hammer"]);
+    assert_eq!(u(&s["hammer"]["rounds"]), 12, "every round has a hammer");
+    let team_hammers: u64 = (0..2).map(|t| u(&s["teams"][t]["hammer"]["rounds"])).sum();
+    assert_eq!(team_hammers, 12);
     assert_eq!(s["strategies"], Value::Null);
     assert_eq!(s["seats"][0]["strategy"], "random:spin=0");
+}
+
+/// `{"mean": m, "ci95": [lo, hi]}` with `lo <= m <= hi`.
+fn assert_mean_with_interval(v: &Value) {
+    let m = v["mean"].as_f64().unwrap();
+    let ci = v["ci95"].as_array().unwrap();
+    let (lo, hi) = (ci[0].as_f64().unwrap(), ci[1].as_f64().unwrap());
+    assert!(lo <= m && m <= hi, "{v}");
+}
+
+/// `{"rounds": n, "won": p, "tied": p, "lost": p}`, the three counts adding up to `n`.
+fn assert_hammer(v: &Value) {
+    let n = u(&v["rounds"]);
+    let counts: u64 = ["won", "tied", "lost"]
+        .iter()
+        .map(|k| u(&v[k]["count"]))
+        .sum();
+    assert_eq!(counts, n, "{v}");
+}
+
+/// The summary's real-game statistics are what `crokinole stats` counts from the match
+/// records of the same games (`crokinole::play::stats`, the definitions of the published
+/// tournament figures): 20s per player-round, their histogram, the hammer's rounds, round
+/// points per round. Singles and doubles, tournament and traditional rules.
+#[test]
+fn the_summary_counts_rounds_as_match_records_do() {
+    use crokinole::play::stats::{RoundFacts, RoundStatsTally};
+    for (players, ruleset, strategies, games) in [
+        (2, Ruleset::Tournament, "random,greedy:k=2", 6),
+        (4, Ruleset::Tournament, "greedy:k=2,random", 3),
+        (2, Ruleset::Traditional, "greedy:k=2,greedy:k=2", 2),
+    ] {
+        let c = PlayConfig {
+            max_rounds: 6,
+            ..config(players, ruleset, strategies, 21)
+        };
+        let summary = c.play_many(games).unwrap();
+        let names: [Vec<String>; 2] = [0, 1].map(|t| {
+            c.seats()
+                .iter()
+                .filter(|s| s.team == t)
+                .map(|s| format!("seat {}", s.seat))
+                .collect()
+        });
+        let mut records = RoundStatsTally::default();
+        for g in 0..games {
+            let facts = RoundFacts::of_game(&c.play(g).unwrap());
+            records.add_match(&facts, [&names[0], &names[1]]);
+        }
+        let stats = records.stats();
+        let all = records.stats().all;
+        let what = format!("{players} players, {}", ruleset.name());
+        assert_eq!(summary.rounds, all.rounds, "{what}");
+        assert_eq!(summary.hammer.rounds, all.hammer_rounds, "{what}");
+        assert_eq!(summary.hammer.won, all.hammer_won, "{what}");
+        assert_eq!(summary.hammer.tied, all.hammer_tied, "{what}");
+        assert_eq!(summary.hammer.lost, all.hammer_lost, "{what}");
+        assert_eq!(summary.twenties_histogram, all.twenties_histogram, "{what}");
+        let per_player = all.twenties_per_player_round.unwrap();
+        assert!(
+            (summary.twenties_per_player_round.mean - per_player).abs() < 1e-12,
+            "{what}: {} vs {per_player}",
+            summary.twenties_per_player_round.mean
+        );
+        for t in 0..2 {
+            // A player's line: its team's rounds, and the hammer when its team had it.
+            let first = format!(
+                "seat {}",
+                c.seats().iter().find(|s| s.team == t as u8).unwrap().seat
+            );
+            let line = stats
+                .players
+                .iter()
+                .find(|l| l.name.as_deref() == Some(first.as_str()))
+                .unwrap();
+            let s = &summary.teams[t];
+            assert_eq!(
+                Some(s.points_per_round.mean),
+                line.points_per_round,
+                "{what}, team {t}"
+            );
+            assert_eq!(s.hammer.rounds, line.hammer_rounds, "{what}, team {t}");
+            assert_eq!(s.hammer.won, line.hammer_won, "{what}, team {t}");
+            assert_eq!(s.hammer.lost, line.hammer_lost, "{what}, team {t}");
+            let size = f64::from(players / 2);
+            let tw = line.twenties_per_player_round.unwrap() / size;
+            assert!(
+                (s.twenties_per_player_round.mean - tw).abs() < 1e-12,
+                "{what}, team {t}"
+            );
+        }
+    }
 }
 
 #[test]

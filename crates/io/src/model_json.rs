@@ -18,7 +18,7 @@ use crokinole_montecarlo::tally::{
 };
 use crokinole_plan::Objective;
 use crokinole_play::run::{FlickLog, NoiseLog, SeatLog, ShotLog, StartLog};
-use crokinole_play::summary::TeamSummary;
+use crokinole_play::summary::{HammerSummary, Mean, TeamSummary};
 use crokinole_rules::{
     BoardDisc, GameResult, RemovalReason, Removed, RoundRecord, Rule, Ruleset, ShotVerdict, Twenty,
 };
@@ -393,6 +393,31 @@ struct TeamSummaryDef {
     pub mean_round_total: f64,
     pub twenties_per_round: f64,
     pub mean_game_score: f64,
+    #[serde(with = "json")]
+    pub twenties_per_player_round: Mean,
+    #[serde(with = "json")]
+    pub points_per_round: Mean,
+    #[serde(with = "json")]
+    pub hammer: HammerSummary,
+}
+
+#[derive(Serialize)]
+#[serde(remote = "crokinole_play::summary::Mean")]
+struct MeanDef {
+    pub mean: f64,
+    pub ci95: Option<[f64; 2]>,
+}
+
+#[derive(Serialize)]
+#[serde(remote = "crokinole_play::summary::HammerSummary")]
+struct HammerSummaryDef {
+    pub rounds: u64,
+    #[serde(with = "json")]
+    pub won: Option<Proportion>,
+    #[serde(with = "json")]
+    pub tied: Option<Proportion>,
+    #[serde(with = "json")]
+    pub lost: Option<Proportion>,
 }
 
 #[derive(Serialize)]
@@ -422,6 +447,12 @@ struct GamesSummaryDef {
     pub mean_rounds_per_game: f64,
     pub shots: u64,
     pub cut_off: u64,
+    pub player_rounds: u64,
+    #[serde(with = "json")]
+    pub twenties_per_player_round: Mean,
+    pub twenties_histogram: Vec<(u32, u64)>,
+    #[serde(with = "json")]
+    pub hammer: HammerSummary,
 }
 
 /// `impl Serialize for TYPE` through its mirror `DEF` (serde's remote derive), one line
@@ -464,6 +495,8 @@ serialize_via! {
     crokinole_play::run::GameLog => GameLogDef,
     crokinole_play::summary::TeamSummary => TeamSummaryDef,
     crokinole_play::summary::GamesSummary => GamesSummaryDef,
+    crokinole_play::summary::Mean => MeanDef,
+    crokinole_play::summary::HammerSummary => HammerSummaryDef,
 }
 
 /// `impl Deserialize for TYPE` through its mirror `DEF`, one line per type: the readers

@@ -170,6 +170,24 @@ mod tests {
     }
 
     #[test]
+    fn equal_probabilities_rank_by_their_score_changes() {
+        // P(20) of 0 for all three (a hard position): the flick that does more for the
+        // score ranks first, whatever its index; a higher sum still beats any change.
+        let with = |sum: i64, change_sum: i64| {
+            Some(Stats {
+                n: 4,
+                sum,
+                change_sum,
+                ..Stats::default()
+            })
+        };
+        let stats = [with(0, 0), with(0, 100), with(0, 40), with(1, -20)];
+        assert_eq!(ranking(&stats), [3, 1, 2, 0]);
+        // Full ties keep the index order.
+        assert_eq!(ranking(&[with(0, 5), with(0, 5)]), [0, 1]);
+    }
+
+    #[test]
     fn pick_fills_a_kinds_quota_only_with_contenders() {
         // In rank order: three of kind 0, then one of kind 1 that is not a contender.
         let kinds = [0u64, 0, 0, 1];

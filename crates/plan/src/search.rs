@@ -376,11 +376,12 @@ pub fn steps(level: u32) -> (f64, f64, f64) {
 /// another parent's neighbour and counted there) the steps are halved.
 pub fn next_levels(stats: &[Option<Stats>], from: &[(usize, u32, bool)], dense: bool) -> Vec<u32> {
     let parents = from.iter().map(|&(k, _, _)| k + 1).max().unwrap_or(0);
-    let sum = |i: usize| stats.get(i).and_then(|s| s.as_ref()).map(|s| s.sum);
-    // Per neighbourhood: the parent's sum (if it was evaluated in this round), the best
-    // sum and how many of its flicks have it.
-    let mut own: Vec<Option<i64>> = vec![None; parents];
-    let mut best: Vec<Option<(i64, usize)>> = vec![None; parents];
+    let sum = |i: usize| stats.get(i).and_then(|s| s.as_ref()).map(Stats::rank_key);
+    // Per neighbourhood: the parent's rank key ([`Stats::rank_key`]: the sum, then the
+    // score changes') if it was evaluated in this round, the best key and how many of
+    // its flicks have it.
+    let mut own: Vec<Option<(i64, i64)>> = vec![None; parents];
+    let mut best: Vec<Option<((i64, i64), usize)>> = vec![None; parents];
     for (i, &(k, _, parent)) in from.iter().enumerate() {
         let Some(s) = sum(i) else { continue };
         if parent {

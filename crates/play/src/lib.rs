@@ -65,4 +65,6 @@ pub use strategy::{
     AnyStrategy, Decision, Greedy, MAX_MONTECARLO_SAMPLES, MonteCarlo, NoLegalFlick, Planner,
     RandomFlick, Strategy, Turn,
 };
-pub use summary::{GameStats, GamesSummary, SummaryTally, TeamSummary};
+pub use summary::{
+    GameStats, GamesSummary, HammerSummary, Mean, Moments, SummaryTally, TALLY_INTS, TeamSummary,
+};
